@@ -1,0 +1,40 @@
+"""What the model is told about a tool, and how springtail treats its result."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["ToolDefinition", "ToolMetadata"]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolDefinition:
+    """The name, description and JSON Schema a provider sends to the model."""
+
+    name: str
+    description: str
+    input_schema: Mapping[str, Any]
+
+    def __post_init__(self) -> None:
+        if not self.name or not self.name.strip():
+            raise ValueError("ToolDefinition.name must not be empty")
+        if not self.description or not self.description.strip():
+            raise ValueError(f"ToolDefinition {self.name!r}: description must not be empty")
+        if not self.input_schema:
+            raise ValueError(f"ToolDefinition {self.name!r}: input_schema must not be empty")
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.description))
+
+
+@dataclass(frozen=True, slots=True)
+class ToolMetadata:
+    """How the tool loop treats a tool's result.
+
+    ``return_direct`` hands the result straight back to the caller instead of
+    sending it to the model again.
+    """
+
+    return_direct: bool = False
