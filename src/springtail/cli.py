@@ -1,0 +1,121 @@
+"""The ``springtail`` command: look at tools and models from the shell.
+
+It answers the questions one asks while wiring tools to a model: what exactly
+does the model see for my tools (``springtail tools``), which providers can
+this installation use (``springtail models``), and is the embedded model in
+place (``springtail model-file``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+__all__ = ["main"]
+
+_PROVIDERS: tuple[tuple[str, str, str, str], ...] = (
+    ("llamacpp", "llama_cpp", "embedded", "llamacpp:embedded"),
+    ("openai", "openai", "openai", "openai:gpt-4o-mini"),
+    ("openai-compatible", "openai", "openai", "openai-compatible:http://127.0.0.1:8080/v1"),
+    ("ollama", "ollama", "ollama", "ollama:qwen3.5:4b"),
+    ("anthropic", "anthropic", "anthropic", "anthropic:claude-sonnet-4-5"),
+)
+
+
+def _load_source(spec: str) -> Any:
+    """Import ``module:attribute`` (or a whole module) named on the command line."""
+    module_name, _, attribute = spec.partition(":")
+    module = importlib.import_module(module_name)
+    if not attribute:
+        return module
+    value: Any = module
+    for part in attribute.split("."):
+        value = getattr(value, part)
+    if isinstance(value, type):
+        value = value()  # a class of @tool methods: its tools live on an instance
+    return value
+
+
+def _cmd_tools(args: argparse.Namespace) -> int:
+    from springtail.tools import tool_callbacks
+
+    sources = [_load_source(spec) for spec in args.sources]
+    definitions = [
+        {
+            "name": cb.tool_definition.name,
+            "description": cb.tool_definition.description,
+            "input_schema": cb.tool_definition.input_schema,
+            "return_direct": cb.tool_metadata.return_direct,
+        }
+        for cb in tool_callbacks(*sources)
+    ]
+    json.dump(definitions, sys.stdout, indent=2, ensure_ascii=False)
+    sys.stdout.write("\n")
+    return 0
+
+
+def _cmd_models(_: argparse.Namespace) -> int:
+    for scheme, module, extra, example in _PROVIDERS:
+        installed = importlib.util.find_spec(module) is not None
+        state = "ready" if installed else f"pip install 'springtail[{extra}]'"
+        print(f"{scheme:<18} {example:<45} {state}")
+    return 0
+
+
+def _cmd_model_file(args: argparse.Namespace) -> int:
+    from springtail.models import ModelUnavailableError
+    from springtail.models._llamacpp import ensure_model_file
+
+    try:
+        path = ensure_model_file(args.name, progress=True)
+    except ModelUnavailableError as exc:
+        print(f"springtail: {exc}", file=sys.stderr)
+        return 1
+    print(path)
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="springtail", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    tools = commands.add_parser(
+        "tools", help="print the tool definitions (name, description, JSON Schema) a model sees"
+    )
+    tools.add_argument(
+        "sources",
+        nargs="+",
+        metavar="MODULE:NAME",
+        help="a @tool function, an object or class with @tool methods, or a ToolCallback",
+    )
+    tools.set_defaults(handler=_cmd_tools)
+
+    models = commands.add_parser("models", help="list model providers and whether each is usable")
+    models.set_defaults(handler=_cmd_models)
+
+    model_file = commands.add_parser(
+        "model-file", help="assemble and verify the embedded model file, print its path"
+    )
+    model_file.add_argument("name", nargs="?", default="embedded", help="embedded or embedded-small")
+    model_file.set_defaults(handler=_cmd_model_file)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``springtail`` console script."""
+    args = _parser().parse_args(argv)
+    try:
+        code: int = args.handler(args)
+    except (ImportError, AttributeError, ValueError) as exc:
+        print(f"springtail: {exc}", file=sys.stderr)
+        return 2
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
