@@ -101,7 +101,9 @@ def _parser() -> argparse.ArgumentParser:
     model_file = commands.add_parser(
         "model-file", help="assemble and verify the embedded model file, print its path"
     )
-    model_file.add_argument("name", nargs="?", default="embedded", help="embedded or embedded-small")
+    model_file.add_argument(
+        "name", nargs="?", default="embedded", help="embedded or embedded-small"
+    )
     model_file.set_defaults(handler=_cmd_model_file)
     return parser
 
