@@ -1,0 +1,65 @@
+"""InMemoryChatMemoryRepository: conversations in a dict, for one process."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+
+from springtail.messages import Message
+
+__all__ = ["InMemoryChatMemoryRepository"]
+
+
+class InMemoryChatMemoryRepository:
+    """Keeps conversations in this process's memory; they end with it.
+
+    Messages are immutable, so they are stored as given, never copied or
+    serialized: a read costs one list copy. All methods may be called from
+    several threads at once; each is atomic.
+    """
+
+    def __init__(self) -> None:
+        self._conversations: dict[str, list[Message]] = {}
+        self._lock = threading.Lock()
+
+    def find_conversation_ids(self) -> list[str]:
+        """Every conversation that holds at least one message, oldest first."""
+        with self._lock:
+            return list(self._conversations)
+
+    def find_by_conversation_id(self, conversation_id: str) -> list[Message]:
+        """A fresh list of the conversation's messages (empty when unknown)."""
+        with self._lock:
+            return list(self._conversations.get(conversation_id, ()))
+
+    def save_all(self, conversation_id: str, messages: Sequence[Message]) -> None:
+        """Replace the conversation; an empty sequence deletes it."""
+        stored = list(messages)
+        with self._lock:
+            self._store(conversation_id, stored)
+
+    def delete_by_conversation_id(self, conversation_id: str) -> None:
+        """Forget the conversation (a no-op when unknown)."""
+        with self._lock:
+            self._conversations.pop(conversation_id, None)
+
+    def update(
+        self,
+        conversation_id: str,
+        change: Callable[[list[Message]], list[Message]],
+    ) -> list[Message]:
+        """Replace the conversation with ``change(current)`` while holding the lock."""
+        with self._lock:
+            current = list(self._conversations.get(conversation_id, ()))
+            result = list(change(current))
+            self._store(conversation_id, result)
+            return list(result)
+
+    def _store(self, conversation_id: str, messages: list[Message]) -> None:
+        if messages:
+            self._conversations[conversation_id] = messages
+        else:
+            self._conversations.pop(conversation_id, None)
+
+    def __repr__(self) -> str:
+        return f"InMemoryChatMemoryRepository(conversations={len(self._conversations)})"
