@@ -1,0 +1,383 @@
+"""OpenAI chat completions, and every server that speaks them.
+
+One provider covers OpenAI itself and the OpenAI-compatible servers (vLLM,
+llama.cpp's server, LM Studio, LiteLLM): only the base URL and the key
+differ. The official ``openai`` SDK is imported when the first request is
+sent, so building the model costs nothing and the SDK is only needed by
+those who use it. Retries of 429, 5xx and timeouts are the SDK's own
+(``max_retries``, exponential backoff with jitter).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import weakref
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from springtail._sync import iterate_sync, run_sync
+from springtail.messages import (
+    AssistantMessage,
+    ChatOptions,
+    ChatResponse,
+    ChatResponseMetadata,
+    Generation,
+    GenerationMetadata,
+    Message,
+    Prompt,
+    SystemMessage,
+    ToolResponseMessage,
+    Usage,
+    UserMessage,
+)
+from springtail.models._base import ModelError, ModelUnavailableError
+from springtail.models._wire import (
+    ToolCallAssembler,
+    effective_options,
+    repair_tool_call,
+    tool_definitions,
+    usage_value,
+)
+
+if TYPE_CHECKING:
+    from openai import AsyncOpenAI
+
+__all__ = ["OpenAIChatModel"]
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+COMPATIBLE_DUMMY_KEY = "not-needed"
+"""Sent to a custom base URL when no key is set: the SDK needs one, local servers ignore it."""
+
+_TOOL_CHOICE_KEYWORDS = frozenset({"auto", "none", "required"})
+
+
+class OpenAIChatModel:
+    """A chat model behind the OpenAI chat-completions API.
+
+    Args:
+        model: The model name sent with every request unless the request's
+            options name another.
+        base_url: Where the API lives, e.g. ``http://127.0.0.1:8080/v1`` for
+            llama.cpp's server. ``None`` reads ``OPENAI_BASE_URL``, then uses
+            OpenAI's own endpoint.
+        api_key: ``None`` reads ``OPENAI_API_KEY``. With a custom base URL and
+            no key at all a dummy key is sent, since local servers need none.
+        default_options: Options for every request; a request's own options
+            win field by field.
+        timeout: Seconds one HTTP attempt may take.
+        max_retries: Retries of 429, 5xx, timeouts and dropped connections
+            (the SDK's backoff: 0.5 s doubling up to 8 s, with jitter).
+        stream_usage: Ask for token usage at the end of a stream
+            (``stream_options.include_usage``); turn off for a server that
+            rejects the field.
+
+    Raises:
+        ModelUnavailableError: No API key for OpenAI's own endpoint.
+    """
+
+    def __init__(
+        self,
+        model: str = "gpt-4o-mini",
+        *,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        default_options: ChatOptions | None = None,
+        timeout: float = 600.0,
+        max_retries: int = 2,
+        stream_usage: bool = True,
+    ) -> None:
+        if max_retries < 0:
+            raise ValueError(f"max_retries must be 0 or more, got {max_retries}")
+        self.model = model
+        env_base = os.environ.get("OPENAI_BASE_URL") or None
+        self.base_url = (base_url or env_base or DEFAULT_BASE_URL).rstrip("/")
+        key = api_key or os.environ.get("OPENAI_API_KEY") or None
+        if key is None:
+            if self.base_url == DEFAULT_BASE_URL:
+                raise ModelUnavailableError(
+                    "No OpenAI API key: set OPENAI_API_KEY (or pass api_key=...) "
+                    "to use OpenAI, or give the base_url of an OpenAI-compatible server."
+                )
+            key = COMPATIBLE_DUMMY_KEY
+        self._api_key = key
+        self.timeout = timeout
+        self.max_retries = max_retries
+        self.stream_usage = stream_usage
+        self.default_options = default_options or ChatOptions()
+        self._clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, AsyncOpenAI] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    def __repr__(self) -> str:
+        return f"OpenAIChatModel(model={self.model!r}, base_url={self.base_url!r})"
+
+    # -- the ChatModel protocol -------------------------------------------------
+
+    def call(self, prompt: Prompt) -> ChatResponse:
+        """Send the prompt and wait for the whole answer."""
+        return run_sync(self.acall(prompt))
+
+    async def acall(self, prompt: Prompt) -> ChatResponse:
+        """Send the prompt and wait for the whole answer."""
+        request = self._request(prompt)
+        try:
+            completion = await self._client().chat.completions.create(**request)
+        except Exception as exc:
+            raise self._translate_error(exc, request["model"]) from exc
+        return _response_from_completion(completion)
+
+    def stream(self, prompt: Prompt) -> Iterator[ChatResponse]:
+        """Stream the answer: text deltas as they come, each tool call once complete."""
+        return iterate_sync(lambda: self.astream(prompt))
+
+    async def astream(self, prompt: Prompt) -> AsyncIterator[ChatResponse]:
+        """Stream the answer: text deltas as they come, each tool call once complete."""
+        request = self._request(prompt)
+        request["stream"] = True
+        if self.stream_usage:
+            request["stream_options"] = {"include_usage": True}
+        try:
+            chunks = await self._client().chat.completions.create(**request)
+        except Exception as exc:
+            raise self._translate_error(exc, request["model"]) from exc
+        state = _StreamState()
+        try:
+            async for chunk in chunks:
+                delta_text = state.add(chunk)
+                if delta_text:
+                    yield state.text_chunk(delta_text)
+        except Exception as exc:
+            raise self._translate_error(exc, request["model"]) from exc
+        finally:
+            await chunks.close()
+        yield state.final_chunk()
+
+    async def aclose(self) -> None:
+        """Close the HTTP client of the running event loop (others close with their loop)."""
+        client = self._clients.pop(asyncio.get_running_loop(), None)
+        if client is not None:
+            await client.close()
+
+    # -- translation -------------------------------------------------------------
+
+    def _client(self) -> AsyncOpenAI:
+        # An HTTP connection pool belongs to the event loop that opened it, and
+        # the sync API runs requests on more than one loop: one client per loop.
+        loop = asyncio.get_running_loop()
+        client = self._clients.get(loop)
+        if client is None:
+            try:
+                from openai import AsyncOpenAI
+            except ImportError as exc:  # pragma: no cover - depends on the installation
+                raise ModelUnavailableError(
+                    "The openai package is not installed: pip install 'springtail[openai]'."
+                ) from exc
+            client = AsyncOpenAI(
+                api_key=self._api_key,
+                base_url=self.base_url,
+                timeout=self.timeout,
+                max_retries=self.max_retries,
+            )
+            self._clients[loop] = client
+        return client
+
+    def _request(self, prompt: Prompt) -> dict[str, Any]:
+        options = effective_options(self.default_options, prompt)
+        request: dict[str, Any] = {
+            "model": options.model or self.model,
+            "messages": to_openai_messages(prompt.messages),
+        }
+        definitions = tool_definitions(options)
+        if definitions:
+            request["tools"] = [
+                {
+                    "type": "function",
+                    "function": {
+                        "name": d.name,
+                        "description": d.description,
+                        "parameters": dict(d.input_schema),
+                    },
+                }
+                for d in definitions
+            ]
+            if options.parallel_tool_calls is not None:
+                request["parallel_tool_calls"] = options.parallel_tool_calls
+        for name in ("temperature", "top_p", "max_tokens", "seed"):
+            value = getattr(options, name)
+            if value is not None:
+                request[name] = value
+        if options.stop:
+            request["stop"] = list(options.stop)
+        extra = dict(options.extra)
+        tool_choice = extra.pop("tool_choice", None)
+        if tool_choice is not None:
+            request["tool_choice"] = _tool_choice(tool_choice)
+        if extra:
+            request["extra_body"] = extra
+        return request
+
+    def _translate_error(self, exc: Exception, model: str) -> Exception:
+        try:
+            import openai
+        except ImportError:  # pragma: no cover - the request could not have been sent
+            return exc
+        server = f"The server at {self.base_url}"
+        if isinstance(exc, openai.APITimeoutError):
+            return ModelError(
+                f"{server} did not answer within {self.timeout:g} s "
+                f"({self.max_retries} retries): check the server, or raise timeout=."
+            )
+        if isinstance(exc, openai.APIConnectionError):
+            return ModelUnavailableError(
+                f"Cannot reach the OpenAI-compatible server at {self.base_url}: "
+                "start it (or fix the base URL) and try again."
+            )
+        if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
+            return ModelUnavailableError(
+                f"{server} rejected the API key ({exc.status_code}): "
+                "check OPENAI_API_KEY or the api_key you passed."
+            )
+        if isinstance(exc, openai.NotFoundError):
+            return ModelUnavailableError(
+                f"{server} answered 404 for model {model!r}: check the model name "
+                "and that the base URL ends with /v1."
+            )
+        if isinstance(exc, openai.APIStatusError):
+            return ModelError(f"{server} answered {exc.status_code}: {_status_message(exc)}")
+        return exc
+
+
+def _status_message(exc: Any) -> str:
+    body = getattr(exc, "body", None)
+    if isinstance(body, Mapping):
+        error = body.get("error", body)
+        if isinstance(error, Mapping) and error.get("message"):
+            return str(error["message"])
+        if isinstance(error, str):
+            return error
+    return str(getattr(exc, "message", exc))
+
+
+def _tool_choice(value: Any) -> Any:
+    """``"auto"``/``"none"``/``"required"``, a tool's name, or the raw wire object."""
+    if isinstance(value, str) and value not in _TOOL_CHOICE_KEYWORDS:
+        return {"type": "function", "function": {"name": value}}
+    return value
+
+
+def to_openai_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
+    """Messages in chat-completions form; each tool response becomes its own message."""
+    wire: list[dict[str, Any]] = []
+    for message in messages:
+        if isinstance(message, SystemMessage):
+            wire.append({"role": "system", "content": message.text})
+        elif isinstance(message, UserMessage):
+            wire.append({"role": "user", "content": message.text})
+        elif isinstance(message, AssistantMessage):
+            entry: dict[str, Any] = {"role": "assistant", "content": message.text}
+            if message.tool_calls:
+                entry["content"] = message.text or None
+                entry["tool_calls"] = [
+                    {
+                        "id": call.id,
+                        "type": "function",
+                        "function": {"name": call.name, "arguments": call.arguments},
+                    }
+                    for call in message.tool_calls
+                ]
+            wire.append(entry)
+        elif isinstance(message, ToolResponseMessage):
+            wire.extend(
+                {"role": "tool", "tool_call_id": r.id, "content": r.response_data}
+                for r in message.responses
+            )
+        else:  # pragma: no cover - the Message union is closed
+            raise TypeError(f"Cannot send a {type(message).__name__} to an OpenAI server")
+    return wire
+
+
+def _usage(raw: Any) -> Usage:
+    if raw is None:
+        return Usage()
+    prompt = usage_value(raw, "prompt_tokens")
+    completion = usage_value(raw, "completion_tokens")
+    total = usage_value(raw, "total_tokens") or prompt + completion
+    return Usage(prompt, completion, total)
+
+
+def _response_from_completion(completion: Any) -> ChatResponse:
+    generations = []
+    for choice in completion.choices or ():
+        message = choice.message
+        calls = tuple(
+            repair_tool_call(
+                getattr(call, "id", None),
+                getattr(getattr(call, "function", None), "name", None),
+                getattr(getattr(call, "function", None), "arguments", None),
+            )
+            for call in (getattr(message, "tool_calls", None) or ())
+        )
+        generations.append(
+            Generation(
+                AssistantMessage(text=message.content or "", tool_calls=calls),
+                GenerationMetadata(finish_reason=choice.finish_reason),
+            )
+        )
+    return ChatResponse(
+        tuple(generations),
+        ChatResponseMetadata(
+            id=completion.id, model=completion.model, usage=_usage(completion.usage)
+        ),
+    )
+
+
+class _StreamState:
+    """What a stream has said so far: id, model, finish reason, usage, open tool calls."""
+
+    def __init__(self) -> None:
+        self.id: str | None = None
+        self.model: str | None = None
+        self.finish_reason: str | None = None
+        self.usage = Usage()
+        self.calls = ToolCallAssembler()
+
+    def add(self, chunk: Any) -> str:
+        """Take one chunk in; return its text delta ("" when it has none)."""
+        self.id = self.id or getattr(chunk, "id", None)
+        self.model = self.model or getattr(chunk, "model", None)
+        if getattr(chunk, "usage", None) is not None:
+            self.usage = _usage(chunk.usage)
+        text = ""
+        for choice in getattr(chunk, "choices", None) or ():
+            if choice.index != 0:  # one generation per request is what springtail asks for
+                continue
+            if choice.finish_reason:
+                self.finish_reason = choice.finish_reason
+            delta = choice.delta
+            if delta is None:
+                continue
+            text += delta.content or ""
+            for fragment in getattr(delta, "tool_calls", None) or ():
+                function = getattr(fragment, "function", None)
+                self.calls.add(
+                    getattr(fragment, "index", None),
+                    call_id=getattr(fragment, "id", None),
+                    name=getattr(function, "name", None),
+                    arguments=getattr(function, "arguments", None),
+                )
+        return text
+
+    def _metadata(self, usage: Usage | None = None) -> ChatResponseMetadata:
+        return ChatResponseMetadata(id=self.id, model=self.model, usage=usage or Usage())
+
+    def text_chunk(self, text: str) -> ChatResponse:
+        return ChatResponse((Generation(AssistantMessage(text=text)),), self._metadata())
+
+    def final_chunk(self) -> ChatResponse:
+        """The last chunk: the complete tool calls, the finish reason and the usage."""
+        output = AssistantMessage(tool_calls=tuple(self.calls.finish()))
+        return ChatResponse(
+            (Generation(output, GenerationMetadata(finish_reason=self.finish_reason)),),
+            self._metadata(self.usage),
+        )

@@ -1,0 +1,201 @@
+"""Translation helpers every server provider shares.
+
+Servers differ in wire format but fail in the same ways: a streamed tool call
+arrives in fragments, some servers leave out the call id, a small model
+writes arguments that are not JSON, a fragment turns up with no name. The
+rules for those cases live here, once, so that the OpenAI, Ollama and
+Anthropic providers repair a response identically (``docs/providers.md``
+lists the rules).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from springtail.messages import ChatOptions, Prompt, ToolCall
+from springtail.tools._definition import ToolDefinition
+
+__all__ = [
+    "MISSING_TOOL_NAME",
+    "ToolCallAssembler",
+    "arguments_to_object",
+    "effective_options",
+    "new_call_id",
+    "object_to_arguments",
+    "repair_tool_call",
+    "tool_definitions",
+    "usage_value",
+]
+
+logger = logging.getLogger("springtail.models")
+
+MISSING_TOOL_NAME = "missing_tool_name"
+"""Name given to a call whose arguments arrived without a tool name.
+
+The tool loop answers it as an unknown tool, listing the tools that exist,
+so the model can call again with the right name; an empty name would be
+rejected by some servers when the conversation is sent back.
+"""
+
+
+def new_call_id() -> str:
+    """An id for a tool call the server sent without one, unique per call."""
+    return f"call_{uuid.uuid4().hex[:24]}"
+
+
+def effective_options(default: ChatOptions, prompt: Prompt) -> ChatOptions:
+    """The model's defaults with the request's options laid over them."""
+    return default.merge(prompt.options)
+
+
+def tool_definitions(options: ChatOptions) -> list[ToolDefinition]:
+    """The definitions of the request's tool callbacks, in order, once per name.
+
+    Names listed only in ``tool_names`` are resolved into callbacks by the
+    client before the model is called; a provider sends what it is given.
+    """
+    seen: set[str] = set()
+    definitions: list[ToolDefinition] = []
+    for callback in options.tool_callbacks:
+        definition = callback.tool_definition
+        if definition.name in seen:
+            continue
+        seen.add(definition.name)
+        definitions.append(definition)
+    return definitions
+
+
+def object_to_arguments(value: Any) -> str:
+    """Arguments a server gave as an object (Ollama, Anthropic), as JSON text.
+
+    A server that already sent text keeps its text unchanged.
+    """
+    if value is None:
+        return "{}"
+    if isinstance(value, str):
+        return value if value.strip() else "{}"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def arguments_to_object(arguments: str) -> dict[str, Any]:
+    """JSON argument text back to the object Ollama and Anthropic expect.
+
+    Arguments that are not a JSON object (a malformed call the tool loop has
+    already answered with an error) are sent back as ``{}``: the wire format
+    has no place for invalid JSON, and the tool response that follows tells
+    the model what was wrong with its call.
+    """
+    if not arguments.strip():
+        return {}
+    try:
+        value = json.loads(arguments)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def repair_tool_call(call_id: str | None, name: str | None, arguments: str | None) -> ToolCall:
+    """A complete ToolCall from what the server sent, whatever was missing.
+
+    - a missing id gets a generated one (tool results are matched by id);
+    - blank arguments become ``"{}"``; other text is kept as is, even when it
+      is not JSON, so the tool layer can answer with a readable error;
+    - a missing name becomes :data:`MISSING_TOOL_NAME`, logged as a warning.
+    """
+    if not name or not name.strip():
+        logger.warning(
+            "The model sent a tool call without a tool name (arguments %r); "
+            "passing it on as %r so the tool loop can answer it",
+            arguments,
+            MISSING_TOOL_NAME,
+        )
+        name = MISSING_TOOL_NAME
+    text = arguments if arguments is not None and arguments.strip() else "{}"
+    return ToolCall(id=call_id or new_call_id(), name=name.strip(), arguments=text)
+
+
+@dataclass
+class _Partial:
+    id: str | None = None
+    name: str = ""
+    arguments: list[str] = field(default_factory=list)
+
+
+class ToolCallAssembler:
+    """Joins the fragments of streamed tool calls into complete calls.
+
+    Fragments are grouped by ``key`` (the OpenAI ``index``, the Anthropic
+    content-block index). A fragment with no key continues the call its id
+    names, else the most recent call. A call that ends with neither a name
+    nor arguments was a stray fragment and is dropped with a warning.
+    """
+
+    def __init__(self) -> None:
+        self._calls: dict[Any, _Partial] = {}
+        self._last: Any = None
+
+    def add(
+        self,
+        key: Any,
+        *,
+        call_id: str | None = None,
+        name: str | None = None,
+        arguments: str | None = None,
+    ) -> None:
+        """Add one fragment; any of its parts may be missing."""
+        if key is None:
+            key = self._key_for_id(call_id) if call_id else self._last
+            if key is None:
+                key = len(self._calls)
+        partial = self._calls.setdefault(key, _Partial())
+        self._last = key
+        if call_id and not partial.id:
+            partial.id = call_id
+        if name and not partial.name:
+            # Most servers send the name once; a few repeat it on every fragment.
+            partial.name = name
+        if arguments:
+            partial.arguments.append(arguments)
+
+    def _key_for_id(self, call_id: str) -> Any:
+        for key, partial in self._calls.items():
+            if partial.id == call_id:
+                return key
+        return f"id:{call_id}"
+
+    def __bool__(self) -> bool:
+        return bool(self._calls)
+
+    def pop(self, key: Any) -> ToolCall | None:
+        """Finish the call under ``key`` (Anthropic ends each block on its own)."""
+        partial = self._calls.pop(key, None)
+        return self._finish(partial) if partial is not None else None
+
+    def finish(self) -> list[ToolCall]:
+        """Every call still open, complete, in the order they started."""
+        calls = [self._finish(p) for p in self._calls.values()]
+        self._calls.clear()
+        self._last = None
+        return [c for c in calls if c is not None]
+
+    @staticmethod
+    def _finish(partial: _Partial) -> ToolCall | None:
+        arguments = "".join(partial.arguments)
+        if not partial.name and not arguments.strip():
+            logger.warning("Dropped a streamed tool-call fragment with no name and no arguments")
+            return None
+        return repair_tool_call(partial.id, partial.name, arguments)
+
+
+def usage_value(source: Any, *names: str) -> int:
+    """The first integer attribute or key of ``source`` among ``names`` (0 if none)."""
+    for name in names:
+        value = source.get(name) if isinstance(source, Mapping) else getattr(source, name, None)
+        if isinstance(value, int):
+            return value
+    return 0

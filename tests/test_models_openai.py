@@ -1,0 +1,312 @@
+"""OpenAIChatModel over real HTTP: a scripted loopback server for the wire format and failures."""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from replay_server import ReplayServer, Reply, closed_port
+from springtail.messages import (
+    AssistantMessage,
+    ChatOptions,
+    Prompt,
+    SystemMessage,
+    ToolCall,
+    ToolResponse,
+    ToolResponseMessage,
+    UserMessage,
+)
+from springtail.models import ModelError, ModelUnavailableError
+from springtail.models._openai import OpenAIChatModel
+from springtail.models._wire import MISSING_TOOL_NAME
+from springtail.tools._context import ToolContext
+from springtail.tools._definition import ToolDefinition, ToolMetadata
+
+WEATHER_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "city": {"type": "string", "description": "City name"},
+        "when": {
+            "type": "object",
+            "properties": {"day": {"type": "string"}},
+            "required": ["day"],
+            "additionalProperties": False,
+        },
+    },
+    "required": ["city"],
+    "additionalProperties": False,
+}
+
+
+@dataclass
+class DefinitionOnly:
+    """A ToolCallback for provider tests: providers read the definition, never run it."""
+
+    tool_definition: ToolDefinition
+    tool_metadata: ToolMetadata = field(default_factory=ToolMetadata)
+
+    def call(self, tool_input: str, tool_context: ToolContext | None = None) -> str:
+        raise AssertionError("a provider must never run a tool")
+
+    async def acall(self, tool_input: str, tool_context: ToolContext | None = None) -> str:
+        raise AssertionError("a provider must never run a tool")
+
+
+WEATHER = DefinitionOnly(ToolDefinition("weather", "Weather for a city.", WEATHER_SCHEMA))
+
+
+def completion(
+    content: str | None = "Hello!",
+    tool_calls: list[dict[str, Any]] | None = None,
+    finish_reason: str = "stop",
+) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": "assistant", "content": content}
+    if tool_calls is not None:
+        message["tool_calls"] = tool_calls
+    return {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "test-model",
+        "choices": [{"index": 0, "message": message, "finish_reason": finish_reason}],
+        "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18},
+    }
+
+
+def chunk(delta: dict[str, Any], finish_reason: str | None = None, **extra: Any) -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-2",
+        "object": "chat.completion.chunk",
+        "created": 1,
+        "model": "test-model",
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}],
+        **extra,
+    }
+
+
+def model_for(server: ReplayServer, **kwargs: Any) -> OpenAIChatModel:
+    kwargs.setdefault("max_retries", 0)
+    return OpenAIChatModel("test-model", base_url=f"{server.url}/v1", **kwargs)
+
+
+async def test_request_carries_messages_tools_and_options_in_chat_completions_form() -> None:
+    history = [
+        SystemMessage("Be brief."),
+        UserMessage("Weather in Oslo?"),
+        AssistantMessage(tool_calls=(ToolCall("call_1", "weather", '{"city": "Oslo"}'),)),
+        ToolResponseMessage((ToolResponse("call_1", "weather", "Rain", is_error=False),)),
+    ]
+    options = ChatOptions(
+        temperature=0.0,
+        top_p=0.5,
+        max_tokens=20,
+        stop=("END",),
+        seed=7,
+        parallel_tool_calls=False,
+        tool_callbacks=(WEATHER,),
+        extra={"tool_choice": "weather", "top_k": 5},
+    )
+    with ReplayServer([Reply(json=completion())]) as server:
+        response = await model_for(server).acall(Prompt(history, options))
+
+    body = server.received[0].body
+    assert server.received[0].path == "/v1/chat/completions"
+    assert body["model"] == "test-model"
+    assert body["messages"] == [
+        {"role": "system", "content": "Be brief."},
+        {"role": "user", "content": "Weather in Oslo?"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": "call_1",
+                    "type": "function",
+                    "function": {"name": "weather", "arguments": '{"city": "Oslo"}'},
+                }
+            ],
+        },
+        {"role": "tool", "tool_call_id": "call_1", "content": "Rain"},
+    ]
+    assert body["tools"] == [
+        {
+            "type": "function",
+            "function": {
+                "name": "weather",
+                "description": "Weather for a city.",
+                "parameters": WEATHER_SCHEMA,
+            },
+        }
+    ]
+    assert body["parallel_tool_calls"] is False
+    assert body["tool_choice"] == {"type": "function", "function": {"name": "weather"}}
+    assert (body["temperature"], body["top_p"], body["max_tokens"]) == (0.0, 0.5, 20)
+    assert (body["stop"], body["seed"], body["top_k"]) == (["END"], 7, 5)
+    assert response.text == "Hello!"
+    assert response.metadata.usage.total_tokens == 18
+    assert response.metadata.model == "test-model"
+    assert response.result is not None
+    assert response.result.metadata.finish_reason == "stop"
+
+
+async def test_request_options_win_over_defaults_and_tools_only_when_present() -> None:
+    defaults = ChatOptions(model="default-model", temperature=0.9, parallel_tool_calls=True)
+    with ReplayServer([Reply(json=completion())]) as server:
+        model = model_for(server, default_options=defaults)
+        await model.acall(Prompt("hi", ChatOptions(temperature=0.1)))
+    body = server.received[0].body
+    assert body["model"] == "default-model"
+    assert body["temperature"] == 0.1
+    # parallel_tool_calls without tools is rejected by OpenAI, so it is left out.
+    assert "tools" not in body
+    assert "parallel_tool_calls" not in body
+
+
+async def test_tool_calls_in_a_complete_response_are_returned_unexecuted() -> None:
+    calls = [
+        {"id": "call_a", "type": "function", "function": {"name": "weather", "arguments": "{}"}},
+        {"type": "function", "function": {"name": "weather", "arguments": '{"city": '}},
+    ]
+    reply = Reply(json=completion(None, calls, "tool_calls"))
+    with ReplayServer([reply]) as server:
+        response = await model_for(server).acall(
+            Prompt("hi", ChatOptions(tool_callbacks=(WEATHER,)))
+        )
+    assert response.result is not None
+    first, second = response.result.output.tool_calls
+    assert first == ToolCall("call_a", "weather", "{}")
+    # A missing id is generated; invalid JSON is kept for the tool layer to answer.
+    assert second.id.startswith("call_")
+    assert second.arguments == '{"city": '
+    assert response.result.metadata.finish_reason == "tool_calls"
+
+
+def fragmented_stream() -> list[dict[str, Any]]:
+    def call(index: int, **fn: Any) -> dict[str, Any]:
+        fragment: dict[str, Any] = {"index": index, "function": fn}
+        return fragment
+
+    return [
+        {"data": chunk({"role": "assistant", "content": "Let me "})},
+        {"data": chunk({"content": "check."})},
+        {
+            "data": chunk(
+                {"tool_calls": [{**call(0, name="weather", arguments=""), "id": "call_x"}]}
+            )
+        },
+        {"data": chunk({"tool_calls": [call(0, arguments='{"city":')]})},
+        {"data": chunk({"tool_calls": [call(1, name="weather", arguments='{"city": "Rome"}')]})},
+        {"data": chunk({"tool_calls": [call(0, arguments=' "Oslo"}')]})},
+        {"data": chunk({"tool_calls": [call(2, arguments="")]})},
+        {"data": chunk({"tool_calls": [call(3, arguments='{"city": "Bern"}')]})},
+        {"data": chunk({}, "tool_calls")},
+        {
+            "data": {
+                **chunk({}),
+                "choices": [],
+                "usage": {"prompt_tokens": 5, "completion_tokens": 3, "total_tokens": 8},
+            }
+        },
+        {"data": "[DONE]"},
+    ]
+
+
+async def test_stream_assembles_tool_call_fragments_and_repairs_malformed_ones(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    with ReplayServer([Reply(sse=fragmented_stream())]) as server:
+        model = model_for(server)
+        with caplog.at_level(logging.WARNING, logger="springtail.models"):
+            chunks = [c async for c in model.astream(Prompt("weather?"))]
+
+    assert server.received[0].body["stream"] is True
+    assert server.received[0].body["stream_options"] == {"include_usage": True}
+    assert "".join(c.text for c in chunks) == "Let me check."
+    calls = [call for c in chunks for g in c.results for call in g.output.tool_calls]
+    assert [(c.name, c.arguments) for c in calls] == [
+        ("weather", '{"city": "Oslo"}'),
+        ("weather", '{"city": "Rome"}'),
+        (MISSING_TOOL_NAME, '{"city": "Bern"}'),
+    ]
+    assert calls[0].id == "call_x"
+    assert len({c.id for c in calls}) == 3
+    # Every call appears once, complete, in the last chunk, with usage and finish reason.
+    assert not any(c.has_tool_calls() for c in chunks[:-1])
+    assert chunks[-1].metadata.usage.total_tokens == 8
+    assert chunks[-1].results[0].metadata.finish_reason == "tool_calls"
+    assert "no name and no arguments" in caplog.text
+    assert "without a tool name" in caplog.text
+
+
+def test_sync_stream_yields_text_deltas() -> None:
+    events = [
+        {"data": chunk({"content": "Hel"})},
+        {"data": chunk({"content": "lo"}, "stop")},
+        {"data": "[DONE]"},
+    ]
+    with ReplayServer([Reply(sse=events)]) as server:
+        pieces = [c.text for c in model_for(server, stream_usage=False).stream(Prompt("hi"))]
+    assert "stream_options" not in server.received[0].body
+    assert "".join(pieces) == "Hello"
+    assert pieces[:2] == ["Hel", "lo"]
+
+
+def test_429_and_500_are_retried_with_backoff_until_success() -> None:
+    fast = {"retry-after-ms": "10"}
+    script = [
+        Reply(status=429, json={"error": {"message": "slow down"}}, headers=fast),
+        Reply(status=500, json={"error": {"message": "oops"}}, headers=fast),
+        Reply(json=completion("Finally.")),
+    ]
+    with ReplayServer(script) as server:
+        response = model_for(server, max_retries=2).call(Prompt("hi"))
+    assert response.text == "Finally."
+    assert len(server.received) == 3
+
+
+def test_a_server_error_past_the_retries_is_a_model_error_with_the_servers_words() -> None:
+    server = ReplayServer([Reply(status=503, json={"error": {"message": "overloaded"}})])
+    with server, pytest.raises(ModelError, match="answered 503: overloaded"):
+        model_for(server, max_retries=0).call(Prompt("hi"))
+    assert len(server.received) == 1
+
+
+def test_a_rejected_key_says_to_check_the_key() -> None:
+    server = ReplayServer([Reply(status=401, json={"error": {"message": "bad key"}})])
+    with server, pytest.raises(ModelUnavailableError, match="OPENAI_API_KEY"):
+        model_for(server).call(Prompt("hi"))
+
+
+def test_connection_refused_names_the_base_url_to_start() -> None:
+    url = f"http://127.0.0.1:{closed_port()}/v1"
+    model = OpenAIChatModel("m", base_url=url, max_retries=0)
+    with pytest.raises(ModelUnavailableError) as caught:
+        model.call(Prompt("hi"))
+    assert str(caught.value) == (
+        f"Cannot reach the OpenAI-compatible server at {url}: "
+        "start it (or fix the base URL) and try again."
+    )
+    with pytest.raises(ModelUnavailableError, match="Cannot reach"):
+        list(model.stream(Prompt("hi")))
+
+
+def test_openai_without_a_key_says_which_variable_to_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    with pytest.raises(ModelUnavailableError, match="set OPENAI_API_KEY"):
+        OpenAIChatModel()
+
+
+def test_key_and_base_url_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    with ReplayServer([Reply(json=completion())]) as server:
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-from-env")
+        monkeypatch.setenv("OPENAI_BASE_URL", f"{server.url}/v1")
+        OpenAIChatModel("m").call(Prompt("hi"))
+    assert server.received[0].headers["authorization"] == "Bearer sk-from-env"
+    assert json.dumps(server.received[0].body["messages"]) == json.dumps(
+        [{"role": "user", "content": "hi"}]
+    )
