@@ -1,0 +1,598 @@
+"""The ToolCallingManager: run one response's tool calls, concurrently and safely."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import threading
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from time import perf_counter
+from typing import Any, Literal, TypeAlias
+
+from springtail._sync import run_sync
+from springtail.execution._errors import (
+    ToolApprovalDeniedError,
+    ToolCallLimitExceededError,
+    ToolTimeoutError,
+    UnknownToolError,
+)
+from springtail.execution._limits import count_since_user, limit_notice
+from springtail.execution._observation import end_span, hooks, notify, start_span, tracer_for
+from springtail.execution._pool import WorkerPool
+from springtail.execution._processor import (
+    DefaultToolExecutionExceptionProcessor,
+    ToolExecutionExceptionProcessor,
+)
+from springtail.execution._resolvers import ToolCallbackResolver
+from springtail.execution._result import ToolExecutionResult
+from springtail.messages import (
+    AssistantMessage,
+    ChatOptions,
+    ChatResponse,
+    Message,
+    Prompt,
+    ToolCall,
+    ToolResponse,
+    ToolResponseMessage,
+)
+from springtail.tools._callback import ToolCallback
+from springtail.tools._context import ToolContext
+from springtail.tools._definition import ToolDefinition
+from springtail.tools._errors import ToolExecutionError
+
+__all__ = ["Approver", "ToolCallingManager"]
+
+Approver: TypeAlias = Callable[[ToolCall, ToolDefinition], "bool | Awaitable[bool]"]
+"""Decides whether a tool marked ``requires_approval`` may run this call."""
+
+_LIMIT_MODES = ("raise", "error_response")
+
+
+class _Run:
+    """State shared by the calls of one execution."""
+
+    __slots__ = ("approval_lock", "available", "context", "tracer")
+
+    def __init__(self, context: ToolContext, available: tuple[str, ...], tracer: Any) -> None:
+        self.context = context
+        self.available = available
+        self.tracer = tracer
+        self.approval_lock: asyncio.Lock | None = None
+
+
+def _error_type(error: ToolExecutionError | None) -> str | None:
+    if error is None:
+        return None
+    if type(error) is ToolExecutionError:
+        return type(error.cause).__name__
+    return type(error).__name__
+
+
+class ToolCallingManager:
+    """Runs the tool calls a model asked for and answers each one.
+
+    Every call gets an answer the model can read, failures included (unknown
+    tool, bad arguments, timeout, denied approval, an exception): the
+    exception processor turns each failure into text, and a call that fails
+    or hangs never costs the other calls their results. The calls of one
+    response run at the same time: ``async`` tools as tasks on the event
+    loop, sync tools on the manager's own worker threads, at most
+    ``max_concurrency`` at once.
+
+    Args:
+        resolver: finds tools the request does not carry, by name.
+        exception_processor: turns a failure into the model's answer, or
+            raises to end the execution; any
+            ``Callable[[ToolExecutionError], str]``. Default:
+            :class:`DefaultToolExecutionExceptionProcessor`.
+        listeners: :class:`ToolExecutionListener` objects told about every call.
+        include_content: record arguments and results in spans. Off by
+            default because they may hold personal data.
+        max_concurrency: how many calls of one response may run at once;
+            also the number of worker threads for sync tools. Tools mostly
+            wait on I/O, so this is not tied to the CPU count.
+        default_timeout: seconds a call may take when its tool sets no
+            ``timeout`` of its own; ``None`` waits for ever.
+        approver: ``(call, definition) -> bool`` (or an awaitable bool),
+            asked before running a tool marked ``requires_approval``. Without
+            one such calls are denied. Approvals are asked one at a time; a
+            sync approver runs on a worker thread, so it may block on input.
+        max_calls_per_tool: calls of one tool allowed since the last user message.
+        max_total_tool_calls: calls of all tools allowed since the last user message.
+        on_limit_exceeded: ``"raise"`` raises :class:`ToolCallLimitExceededError`;
+            ``"error_response"`` answers the call with a notice instead of running it.
+        max_result_chars: longer answers are cut to this many characters,
+            with a notice saying how much was cut.
+        tracer_provider: OpenTelemetry tracer provider for the spans; default
+            the global one.
+
+    Raises:
+        ValueError: a limit, the concurrency, a timeout or the result size is
+            not positive, or ``on_limit_exceeded`` is not a known mode.
+    """
+
+    def __init__(
+        self,
+        resolver: ToolCallbackResolver | None = None,
+        exception_processor: ToolExecutionExceptionProcessor | None = None,
+        listeners: Iterable[object] = (),
+        include_content: bool = False,
+        max_concurrency: int = 16,
+        default_timeout: float | None = None,
+        approver: Approver | None = None,
+        max_calls_per_tool: int = 40,
+        max_total_tool_calls: int = 150,
+        on_limit_exceeded: Literal["raise", "error_response"] = "raise",
+        max_result_chars: int | None = None,
+        *,
+        tracer_provider: Any | None = None,
+    ) -> None:
+        _positive_int("max_concurrency", max_concurrency)
+        _positive_int("max_calls_per_tool", max_calls_per_tool)
+        _positive_int("max_total_tool_calls", max_total_tool_calls)
+        if max_result_chars is not None:
+            _positive_int("max_result_chars", max_result_chars)
+        if default_timeout is not None and not default_timeout > 0:
+            raise ValueError(
+                "default_timeout must be a positive number of seconds or None, "
+                f"got {default_timeout!r}"
+            )
+        if on_limit_exceeded not in _LIMIT_MODES:
+            raise ValueError(
+                f"on_limit_exceeded must be 'raise' or 'error_response', got {on_limit_exceeded!r}"
+            )
+        if exception_processor is not None and not callable(exception_processor):
+            raise TypeError(
+                f"exception_processor must be callable as processor(error) -> str, "
+                f"got {exception_processor!r}"
+            )
+        if approver is not None and not callable(approver):
+            raise TypeError(
+                f"approver must be callable as approver(call, definition) -> bool, got {approver!r}"
+            )
+        self._resolver = resolver
+        self._processor: ToolExecutionExceptionProcessor = (
+            exception_processor
+            if exception_processor is not None
+            else DefaultToolExecutionExceptionProcessor()
+        )
+        self._listeners = tuple(listeners)
+        self._on_start = hooks(self._listeners, "on_tool_start")
+        self._on_end = hooks(self._listeners, "on_tool_end")
+        self._include_content = include_content
+        self._max_concurrency = max_concurrency
+        self._default_timeout = default_timeout
+        self._approver = approver
+        self._approver_is_async = approver is not None and (
+            inspect.iscoroutinefunction(approver)
+            or inspect.iscoroutinefunction(getattr(approver, "__call__", None))  # noqa: B004
+        )
+        self._max_calls_per_tool = max_calls_per_tool
+        self._max_total_tool_calls = max_total_tool_calls
+        self._raise_on_limit = on_limit_exceeded == "raise"
+        self._on_limit_exceeded = on_limit_exceeded
+        self._max_result_chars = max_result_chars
+        self._tracer_provider = tracer_provider
+        self._pool: WorkerPool | None = None
+        self._pool_lock = threading.Lock()
+
+    # -- configuration, read-only ------------------------------------------
+
+    @property
+    def resolver(self) -> ToolCallbackResolver | None:
+        """The resolver asked for tools the request does not carry."""
+        return self._resolver
+
+    @property
+    def exception_processor(self) -> ToolExecutionExceptionProcessor:
+        """The policy that turns failures into answers."""
+        return self._processor
+
+    @property
+    def max_concurrency(self) -> int:
+        """How many calls of one response run at once."""
+        return self._max_concurrency
+
+    @property
+    def default_timeout(self) -> float | None:
+        """Seconds a call may take when its tool sets no timeout."""
+        return self._default_timeout
+
+    @property
+    def on_limit_exceeded(self) -> str:
+        """What happens when a call limit is reached."""
+        return self._on_limit_exceeded
+
+    # -- definitions -------------------------------------------------------
+
+    def resolve_tool_definitions(self, options: ChatOptions | None) -> list[ToolDefinition]:
+        """The definitions to send to the model for a request with ``options``.
+
+        The request's tool callbacks come first, then the tools listed in
+        ``options.tool_names``, looked up with the resolver. A name given
+        both ways appears once.
+
+        Raises:
+            ValueError: a name in ``tool_names`` is not known anywhere.
+        """
+        if options is None:
+            return []
+        found: dict[str, ToolDefinition] = {}
+        for callback in options.tool_callbacks:
+            definition = callback.tool_definition
+            found.setdefault(definition.name, definition)
+        missing: list[str] = []
+        for name in options.tool_names:
+            if name in found:
+                continue
+            callback = self._resolver.resolve(name) if self._resolver is not None else None
+            if callback is None:
+                missing.append(name)
+            else:
+                found[name] = callback.tool_definition
+        if missing:
+            where = (
+                f"nor known to the resolver {self._resolver!r}"
+                if self._resolver is not None
+                else "and the manager has no resolver"
+            )
+            raise ValueError(
+                f"tool_names lists {', '.join(map(repr, missing))}, but no such tool is "
+                f"among the request's tool callbacks {where}. Fix the name or register the tool."
+            )
+        return list(found.values())
+
+    # -- execution ---------------------------------------------------------
+
+    def execute_tool_calls(
+        self, prompt: Prompt, chat_response: ChatResponse
+    ) -> ToolExecutionResult:
+        """Run the response's tool calls and return the extended conversation.
+
+        The sync form of :meth:`aexecute_tool_calls`; works inside a running
+        event loop too.
+        """
+        return run_sync(self.aexecute_tool_calls(prompt, chat_response))
+
+    async def aexecute_tool_calls(
+        self, prompt: Prompt, chat_response: ChatResponse
+    ) -> ToolExecutionResult:
+        """Run the tool calls of the first generation that has any.
+
+        Returns:
+            The prompt's messages, the assistant message and one
+            ``ToolResponseMessage`` with an answer per call, in call order.
+
+        Raises:
+            ValueError: the response asks for no tool call.
+            ToolCallLimitExceededError: a call limit was reached and
+                ``on_limit_exceeded="raise"``; the calls within the limits
+                ran and are in ``partial_result``.
+            Exception: whatever the exception processor raises.
+        """
+        assistant = _first_with_tool_calls(chat_response)
+        calls = assistant.tool_calls
+        options = prompt.options
+        callbacks: dict[str, ToolCallback] = {}
+        context: Any = None
+        if options is not None:
+            for callback in options.tool_callbacks:
+                callbacks.setdefault(callback.tool_definition.name, callback)
+            context = options.tool_context
+        if not isinstance(context, ToolContext):
+            context = ToolContext(context)
+
+        # Decide, in call order, which calls fit within the limits.
+        per_tool, total = count_since_user(prompt.messages)
+        notices: list[str | None] = [None] * len(calls)
+        skipped: list[int] = []
+        exceeded: tuple[str | None, int] | None = None
+        per_tool_limit = self._max_calls_per_tool
+        total_limit = self._max_total_tool_calls
+        for index, call in enumerate(calls):
+            used = per_tool.get(call.name, 0)
+            over: tuple[str | None, int] | None = None
+            if used >= per_tool_limit:
+                over = (call.name, per_tool_limit)
+            elif total >= total_limit:
+                over = (None, total_limit)
+            if over is not None and self._raise_on_limit:
+                skipped.append(index)
+                if exceeded is None:
+                    exceeded = over
+                continue
+            if over is not None:
+                notices[index] = limit_notice(call.name, *over)
+            per_tool[call.name] = used + 1
+            total += 1
+
+        resolved: list[ToolCallback | None] = []
+        for call in calls:
+            callback = callbacks.get(call.name)
+            if callback is None and self._resolver is not None:
+                callback = self._resolve(call.name)
+            resolved.append(callback)
+
+        run = _Run(context, (), tracer_for(self._tracer_provider))
+        if None in resolved:
+            run.available = self._available_names(options, callbacks)
+        to_run = (
+            [i for i in range(len(calls)) if i not in skipped] if skipped else range(len(calls))
+        )
+        responses: list[ToolResponse | None] = [None] * len(calls)
+        await self._run_all(calls, resolved, notices, to_run, run, responses)
+
+        done = [responses[i] for i in to_run]
+        history: list[Message] = list(prompt.messages)
+        history.append(assistant)
+        if done or exceeded is None:
+            history.append(ToolResponseMessage(tuple(r for r in done if r is not None)))
+        return_direct = bool(done) and all(
+            (cb := resolved[i]) is not None
+            and notices[i] is None
+            and cb.tool_metadata.return_direct
+            for i in to_run
+        )
+        result = ToolExecutionResult(history, return_direct)
+        if exceeded is not None:
+            raise ToolCallLimitExceededError(exceeded[0], exceeded[1], result)
+        return result
+
+    async def _run_all(
+        self,
+        calls: Sequence[ToolCall],
+        resolved: Sequence[ToolCallback | None],
+        notices: Sequence[str | None],
+        to_run: Sequence[int],
+        run: _Run,
+        responses: list[ToolResponse | None],
+    ) -> None:
+        if len(to_run) == 1:
+            # One call: no task, no semaphore; the common case stays cheap.
+            i = to_run[0]
+            responses[i] = await self._call(calls[i], resolved[i], notices[i], run)
+            return
+        if not to_run:
+            return
+        semaphore = (
+            asyncio.Semaphore(self._max_concurrency)
+            if len(to_run) > self._max_concurrency
+            else None
+        )
+        loop = asyncio.get_running_loop()
+        tasks = [
+            loop.create_task(self._call(calls[i], resolved[i], notices[i], run, semaphore))
+            for i in to_run
+        ]
+        try:
+            results = await asyncio.gather(*tasks)
+        except BaseException:
+            # A processor raised, or we were cancelled: stop every other call
+            # (async tools are cancelled, threads are no longer waited for).
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            raise
+        for i, response in zip(to_run, results, strict=True):
+            responses[i] = response
+
+    async def _call(
+        self,
+        call: ToolCall,
+        callback: ToolCallback | None,
+        notice: str | None,
+        run: _Run,
+        semaphore: asyncio.Semaphore | None = None,
+    ) -> ToolResponse:
+        if semaphore is not None:
+            async with semaphore:
+                return await self._call(call, callback, notice, run)
+        if run.tracer is None and not self._on_start and not self._on_end:
+            return (await self._respond(call, callback, notice, run))[0]
+        definition = callback.tool_definition if callback is not None else None
+        if self._on_start:
+            await notify(self._on_start, call, definition)
+        started = perf_counter()
+        if run.tracer is not None:
+            with start_span(run.tracer, call, definition, self._include_content) as span:
+                response, error_type = await self._respond(call, callback, notice, run)
+                end_span(span, response, error_type, self._include_content)
+        else:
+            response, _ = await self._respond(call, callback, notice, run)
+        if self._on_end:
+            await notify(self._on_end, call, definition, response, perf_counter() - started)
+        return response
+
+    async def _respond(
+        self, call: ToolCall, callback: ToolCallback | None, notice: str | None, run: _Run
+    ) -> tuple[ToolResponse, str | None]:
+        """The call's response and, for a failure, its error type."""
+        if notice is not None:
+            return ToolResponse(call.id, call.name, notice, True), "ToolCallLimitExceededError"
+        error: ToolExecutionError
+        try:
+            if callback is None:
+                raise UnknownToolError(call.name, run.available)
+            if _requires_approval(callback):
+                await self._approve(call, callback, run)
+            text = await self._invoke(call, callback, run.context)
+        except ToolExecutionError as exc:
+            error = exc
+        except Exception as exc:
+            error = ToolExecutionError(callback.tool_definition if callback else None, exc)
+        else:
+            return ToolResponse(call.id, call.name, self._cut(text)), None
+        answer = self._processor(error)
+        if not isinstance(answer, str):
+            raise TypeError(
+                f"The exception processor {self._processor!r} returned {type(answer).__name__}; "
+                "it must return the text the model reads (str) or raise."
+            )
+        return ToolResponse(call.id, call.name, self._cut(answer), True), _error_type(error)
+
+    async def _invoke(self, call: ToolCall, callback: ToolCallback, context: ToolContext) -> str:
+        timeout = _timeout_of(callback)
+        if timeout is None:
+            timeout = self._default_timeout
+        if getattr(callback, "is_async", True):
+            if timeout is None:
+                result = await callback.acall(call.arguments, context)
+            else:
+                scope = asyncio.timeout(timeout)
+                try:
+                    async with scope:
+                        result = await callback.acall(call.arguments, context)
+                except TimeoutError:
+                    if scope.expired():
+                        raise ToolTimeoutError(callback.tool_definition, timeout) from None
+                    raise
+            return _text(result)
+        pool = self._pool or self._make_pool()
+        job = pool.submit(callback.call, call.arguments, context)
+        if timeout is None:
+            try:
+                result = await job.future
+            except asyncio.CancelledError:
+                pool.give_up(job)
+                raise
+            return _text(result)
+        scope = asyncio.timeout(timeout)
+        try:
+            async with scope:
+                result = await job.future
+        except BaseException as exc:
+            if job.future.cancelled():
+                pool.give_up(job)
+            if isinstance(exc, TimeoutError) and scope.expired():
+                raise ToolTimeoutError(callback.tool_definition, timeout) from None
+            raise
+        return _text(result)
+
+    async def _approve(self, call: ToolCall, callback: ToolCallback, run: _Run) -> None:
+        definition = callback.tool_definition
+        approver = self._approver
+        if approver is None:
+            raise ToolApprovalDeniedError(
+                definition, call, reason="it requires approval and no approver is configured"
+            )
+        if run.approval_lock is None:
+            run.approval_lock = asyncio.Lock()
+        async with run.approval_lock:  # one question to the approver at a time
+            try:
+                if self._approver_is_async:
+                    verdict: Any = await approver(call, definition)  # type: ignore[misc]
+                else:
+                    verdict = await asyncio.to_thread(approver, call, definition)
+                    if inspect.isawaitable(verdict):
+                        verdict = await verdict
+            except Exception as exc:
+                raise ToolExecutionError(
+                    definition,
+                    exc,
+                    f"The approval check for tool '{definition.name}' failed, so it did not "
+                    f"run: {exc}",
+                ) from exc
+        if not verdict:
+            raise ToolApprovalDeniedError(definition, call, reason="the approver declined it")
+
+    def _resolve(self, name: str) -> ToolCallback | None:
+        assert self._resolver is not None
+        try:
+            return self._resolver.resolve(name)
+        except Exception as exc:
+            # A broken resolver answers this one call with an error instead
+            # of losing the whole response.
+            return _FailingCallback(name, exc)
+
+    def _available_names(
+        self, options: ChatOptions | None, callbacks: dict[str, ToolCallback]
+    ) -> tuple[str, ...]:
+        names = dict.fromkeys(callbacks)
+        if options is not None:
+            names.update(dict.fromkeys(options.tool_names))
+        listed = getattr(self._resolver, "tool_names", None)
+        if isinstance(listed, tuple):
+            names.update(dict.fromkeys(listed))
+        return tuple(names)
+
+    def _make_pool(self) -> WorkerPool:
+        with self._pool_lock:
+            if self._pool is None:
+                self._pool = WorkerPool(self._max_concurrency)
+            return self._pool
+
+    def _cut(self, text: str) -> str:
+        limit = self._max_result_chars
+        if limit is None or len(text) <= limit:
+            return text
+        cut = len(text) - limit
+        return (
+            f"{text[:limit]}\n[Result truncated: {cut} of {len(text)} characters were cut "
+            f"to fit the {limit}-character limit.]"
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"ToolCallingManager(resolver={self._resolver!r}, "
+            f"max_concurrency={self._max_concurrency}, default_timeout={self._default_timeout!r}, "
+            f"on_limit_exceeded={self._on_limit_exceeded!r})"
+        )
+
+
+class _FailingCallback:
+    """Stands in for a tool whose lookup raised, so the call gets an error answer."""
+
+    is_async = True
+
+    def __init__(self, name: str, error: Exception) -> None:
+        from springtail.tools._definition import ToolMetadata
+
+        self.tool_definition = ToolDefinition(name, f"Tool {name}", {"type": "object"})
+        self.tool_metadata = ToolMetadata()
+        self._error = error
+
+    def call(self, tool_input: str, tool_context: ToolContext | None = None) -> str:
+        raise ToolExecutionError(
+            self.tool_definition,
+            self._error,
+            f"Tool '{self.tool_definition.name}' could not be loaded: {self._error}",
+        )
+
+    async def acall(self, tool_input: str, tool_context: ToolContext | None = None) -> str:
+        return self.call(tool_input, tool_context)
+
+
+def _first_with_tool_calls(chat_response: ChatResponse) -> AssistantMessage:
+    for generation in chat_response.results:
+        if generation.output.tool_calls:
+            return generation.output
+    raise ValueError("No tool call requested by the chat model")
+
+
+def _requires_approval(callback: ToolCallback) -> bool:
+    flag = getattr(callback, "requires_approval", None)
+    if flag is None:
+        flag = getattr(callback.tool_metadata, "requires_approval", False)
+    return bool(flag)
+
+
+def _timeout_of(callback: ToolCallback) -> float | None:
+    timeout = getattr(callback, "timeout", None)
+    if timeout is None:
+        timeout = getattr(callback.tool_metadata, "timeout", None)
+    return timeout if isinstance(timeout, int | float) and not isinstance(timeout, bool) else None
+
+
+def _text(result: object) -> str:
+    if isinstance(result, str):
+        return result
+    if result is None:
+        return ""
+    return str(result)
+
+
+def _positive_int(name: str, value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int, got {value!r}")
+    if value <= 0:
+        raise ValueError(f"{name} must be at least 1, got {value}")

@@ -1,0 +1,52 @@
+"""The outcome of running one response's tool calls."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from springtail.messages import (
+    AssistantMessage,
+    Generation,
+    GenerationMetadata,
+    Message,
+    ToolResponseMessage,
+)
+
+__all__ = ["ToolExecutionResult"]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolExecutionResult:
+    """The conversation extended by the assistant's tool calls and their answers.
+
+    ``conversation_history`` is what the next model call needs: the prompt's
+    messages, the assistant message that asked for the tools, and one
+    ``ToolResponseMessage`` with the answers in call order. ``return_direct``
+    says the caller should hand the tool results to the user instead of
+    calling the model again.
+    """
+
+    conversation_history: list[Message]
+    return_direct: bool = False
+
+    @staticmethod
+    def build_generations(result: ToolExecutionResult) -> list[Generation]:
+        """Turn the last tool answers into generations, for return-direct replies.
+
+        The loop uses this when it ends with the tools' results rather than a
+        model answer, so the caller still receives an ordinary response whose
+        generations carry the tool id and name they came from.
+        """
+        for message in reversed(result.conversation_history):
+            if isinstance(message, ToolResponseMessage):
+                return [
+                    Generation(
+                        AssistantMessage(response.response_data),
+                        GenerationMetadata(
+                            finish_reason="returnDirect",
+                            extra={"tool_id": response.id, "tool_name": response.name},
+                        ),
+                    )
+                    for response in message.responses
+                ]
+        return []
