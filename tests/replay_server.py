@@ -16,6 +16,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from springtail.tools._context import ToolContext
+from springtail.tools._definition import ToolDefinition, ToolMetadata
+
 RECORDINGS = Path(__file__).parent / "recordings"
 
 
@@ -179,3 +182,38 @@ def closed_port() -> int:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]
     return port
+
+
+# -- what provider tests send as tools --------------------------------------------
+
+WEATHER_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "city": {"type": "string", "description": "City name"},
+        "when": {
+            "type": "object",
+            "properties": {"day": {"type": "string"}},
+            "required": ["day"],
+            "additionalProperties": False,
+        },
+    },
+    "required": ["city"],
+    "additionalProperties": False,
+}
+
+
+@dataclass
+class DefinitionOnly:
+    """A ToolCallback for provider tests: providers read the definition, never run it."""
+
+    tool_definition: ToolDefinition
+    tool_metadata: ToolMetadata = field(default_factory=ToolMetadata)
+
+    def call(self, tool_input: str, tool_context: ToolContext | None = None) -> str:
+        raise AssertionError("a provider must never run a tool")
+
+    async def acall(self, tool_input: str, tool_context: ToolContext | None = None) -> str:
+        raise AssertionError("a provider must never run a tool")
+
+
+WEATHER = DefinitionOnly(ToolDefinition("weather", "Weather for a city.", WEATHER_SCHEMA))

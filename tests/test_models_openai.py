@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 import logging
-from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 
-from replay_server import ReplayServer, Reply, closed_port
+from replay_server import WEATHER, WEATHER_SCHEMA, ReplayServer, Reply, closed_port
 from springtail.messages import (
     AssistantMessage,
     ChatOptions,
@@ -23,40 +22,6 @@ from springtail.messages import (
 from springtail.models import ModelError, ModelUnavailableError
 from springtail.models._openai import OpenAIChatModel
 from springtail.models._wire import MISSING_TOOL_NAME
-from springtail.tools._context import ToolContext
-from springtail.tools._definition import ToolDefinition, ToolMetadata
-
-WEATHER_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "city": {"type": "string", "description": "City name"},
-        "when": {
-            "type": "object",
-            "properties": {"day": {"type": "string"}},
-            "required": ["day"],
-            "additionalProperties": False,
-        },
-    },
-    "required": ["city"],
-    "additionalProperties": False,
-}
-
-
-@dataclass
-class DefinitionOnly:
-    """A ToolCallback for provider tests: providers read the definition, never run it."""
-
-    tool_definition: ToolDefinition
-    tool_metadata: ToolMetadata = field(default_factory=ToolMetadata)
-
-    def call(self, tool_input: str, tool_context: ToolContext | None = None) -> str:
-        raise AssertionError("a provider must never run a tool")
-
-    async def acall(self, tool_input: str, tool_context: ToolContext | None = None) -> str:
-        raise AssertionError("a provider must never run a tool")
-
-
-WEATHER = DefinitionOnly(ToolDefinition("weather", "Weather for a city.", WEATHER_SCHEMA))
 
 
 def completion(

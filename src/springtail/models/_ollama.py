@@ -1,0 +1,377 @@
+"""Ollama's ``/api/chat``, through the official ``ollama`` client.
+
+The request body is built here and sent with the client's own transport
+(host parsing, ``OLLAMA_API_KEY``, NDJSON streaming, its error types). It is
+not sent through ``AsyncClient.chat`` because that method re-validates tools
+with a pydantic model that keeps only ``type``, ``items``, ``description``
+and ``enum`` per property: nested objects lose their properties,
+``additionalProperties`` and ``anyOf`` disappear, and the model is told less
+than the schema says. Ollama itself accepts the full JSON Schema.
+
+Ollama writes tool-call arguments as JSON objects; springtail keeps them as
+JSON text (``ToolCall.arguments``) and turns them back into objects when the
+conversation is sent again. The client has no retry of its own, so 429, 5xx
+and timeouts are retried with :mod:`springtail.models._retry`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import weakref
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from typing import Any
+
+from springtail._sync import iterate_sync, run_sync
+from springtail.messages import (
+    AssistantMessage,
+    ChatOptions,
+    ChatResponse,
+    ChatResponseMetadata,
+    Generation,
+    GenerationMetadata,
+    Message,
+    Prompt,
+    SystemMessage,
+    ToolCall,
+    ToolResponseMessage,
+    Usage,
+    UserMessage,
+)
+from springtail.models._base import ModelError, ModelUnavailableError
+from springtail.models._retry import RetryPolicy, retry_async
+from springtail.models._wire import (
+    arguments_to_object,
+    effective_options,
+    object_to_arguments,
+    repair_tool_call,
+    tool_definitions,
+)
+
+__all__ = ["OllamaChatModel"]
+
+DEFAULT_HOST = "http://localhost:11434"
+DEFAULT_MODEL = "qwen3.5:4b"
+
+_TOP_LEVEL_EXTRA = frozenset({"format", "think", "keep_alive", "logprobs", "top_logprobs"})
+"""``ChatOptions.extra`` keys for the top of the request; all others are model options."""
+
+
+class OllamaChatModel:
+    """A chat model served by Ollama.
+
+    Args:
+        model: The Ollama model tag, e.g. ``qwen3.5:4b``.
+        host: The server; ``None`` reads ``OLLAMA_HOST``, then uses
+            ``http://localhost:11434``.
+        think: Ask a thinking model to think (``True``/``False``, or a level
+            such as ``"low"``); ``None`` leaves it to the model. The thinking
+            text is kept out of the answer, in ``GenerationMetadata.extra["thinking"]``.
+        keep_alive: How long Ollama keeps the model loaded after the request
+            (``"5m"``, seconds, ``-1`` for ever); ``None`` is Ollama's default.
+        default_options: Options for every request; a request's own options
+            win field by field. ``extra`` keys ``format``, ``think``,
+            ``keep_alive``, ``logprobs`` and ``top_logprobs`` go at the top of the
+            request, every other key into Ollama's ``options`` (``num_ctx``,
+            ``top_k``, ...).
+        timeout: Seconds one HTTP attempt may take.
+        max_retries: Retries of 429, 5xx and timeouts (0.5 s doubling up to
+            8 s, with jitter). A refused connection is not retried: the server
+            is not running, and the error says how to start it.
+    """
+
+    def __init__(
+        self,
+        model: str = DEFAULT_MODEL,
+        *,
+        host: str | None = None,
+        think: bool | str | None = None,
+        keep_alive: float | str | None = None,
+        default_options: ChatOptions | None = None,
+        timeout: float = 600.0,
+        max_retries: int = 2,
+    ) -> None:
+        self.model = model
+        self.host = host or os.environ.get("OLLAMA_HOST") or DEFAULT_HOST
+        self.think = think
+        self.keep_alive = keep_alive
+        self.default_options = default_options or ChatOptions()
+        self.timeout = timeout
+        self.retry = RetryPolicy(max_retries=max_retries)
+        self._clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    def __repr__(self) -> str:
+        return f"OllamaChatModel(model={self.model!r}, host={self.host!r})"
+
+    # -- the ChatModel protocol -------------------------------------------------
+
+    def call(self, prompt: Prompt) -> ChatResponse:
+        """Send the prompt and wait for the whole answer."""
+        return run_sync(self.acall(prompt))
+
+    async def acall(self, prompt: Prompt) -> ChatResponse:
+        """Send the prompt and wait for the whole answer."""
+        body = self._body(prompt, stream=False)
+        client = self._client()
+
+        async def attempt() -> Any:
+            return await client._request(dict, "POST", "/api/chat", json=body, stream=False)
+
+        try:
+            data = await retry_async(attempt, policy=self.retry, retryable=_retryable)
+        except Exception as exc:
+            raise self._translate_error(exc, body["model"]) from exc
+        message = data.get("message") or {}
+        return ChatResponse(
+            (
+                Generation(
+                    AssistantMessage(
+                        text=message.get("content") or "",
+                        tool_calls=_tool_calls(message.get("tool_calls")),
+                    ),
+                    _generation_metadata(data.get("done_reason"), message.get("thinking")),
+                ),
+            ),
+            _metadata(data),
+        )
+
+    def stream(self, prompt: Prompt) -> Iterator[ChatResponse]:
+        """Stream the answer: text deltas as they come, tool calls in the last chunk."""
+        return iterate_sync(lambda: self.astream(prompt))
+
+    async def astream(self, prompt: Prompt) -> AsyncIterator[ChatResponse]:
+        """Stream the answer: text deltas as they come, tool calls in the last chunk."""
+        body = self._body(prompt, stream=True)
+        client = self._client()
+
+        async def open_stream() -> tuple[Any, Any]:
+            # The request is sent when the first line is read, so that is what
+            # is retried; once text has been yielded a failure is final.
+            lines = await client._request(dict, "POST", "/api/chat", json=body, stream=True)
+            try:
+                return lines, await lines.__anext__()
+            except StopAsyncIteration:
+                return lines, None
+
+        try:
+            lines, first = await retry_async(open_stream, policy=self.retry, retryable=_retryable)
+        except Exception as exc:
+            raise self._translate_error(exc, body["model"]) from exc
+        calls: list[ToolCall] = []
+        last: Mapping[str, Any] = {}
+        try:
+            part = first
+            while part is not None:
+                last = part
+                message = part.get("message") or {}
+                calls.extend(_tool_calls(message.get("tool_calls")))
+                text = message.get("content") or ""
+                thinking = message.get("thinking")
+                if text or thinking:
+                    yield ChatResponse(
+                        (
+                            Generation(
+                                AssistantMessage(text=text),
+                                _generation_metadata(None, thinking),
+                            ),
+                        ),
+                        ChatResponseMetadata(model=part.get("model")),
+                    )
+                try:
+                    part = await lines.__anext__()
+                except StopAsyncIteration:
+                    part = None
+        except Exception as exc:
+            raise self._translate_error(exc, body["model"]) from exc
+        finally:
+            await lines.aclose()
+        yield ChatResponse(
+            (
+                Generation(
+                    AssistantMessage(tool_calls=tuple(calls)),
+                    GenerationMetadata(finish_reason=last.get("done_reason")),
+                ),
+            ),
+            _metadata(last),
+        )
+
+    # -- translation -------------------------------------------------------------
+
+    def _client(self) -> Any:
+        # httpx connection pools belong to the loop that opened them.
+        loop = asyncio.get_running_loop()
+        client = self._clients.get(loop)
+        if client is None:
+            try:
+                from ollama import AsyncClient
+            except ImportError as exc:  # pragma: no cover - depends on the installation
+                raise ModelUnavailableError(
+                    "The ollama package is not installed: pip install 'springtail[ollama]'."
+                ) from exc
+            client = AsyncClient(host=self.host, timeout=self.timeout)
+            self._clients[loop] = client
+        return client
+
+    def _body(self, prompt: Prompt, *, stream: bool) -> dict[str, Any]:
+        options = effective_options(self.default_options, prompt)
+        body: dict[str, Any] = {
+            "model": options.model or self.model,
+            "messages": to_ollama_messages(prompt.messages),
+            "stream": stream,
+        }
+        definitions = tool_definitions(options)
+        if definitions:
+            body["tools"] = [
+                {
+                    "type": "function",
+                    "function": {
+                        "name": d.name,
+                        "description": d.description,
+                        "parameters": dict(d.input_schema),
+                    },
+                }
+                for d in definitions
+            ]
+        if self.think is not None:
+            body["think"] = self.think
+        if self.keep_alive is not None:
+            body["keep_alive"] = self.keep_alive
+        model_options: dict[str, Any] = {}
+        for name, wire in (
+            ("temperature", "temperature"),
+            ("top_p", "top_p"),
+            ("seed", "seed"),
+            ("max_tokens", "num_predict"),
+        ):
+            value = getattr(options, name)
+            if value is not None:
+                model_options[wire] = value
+        if options.stop:
+            model_options["stop"] = list(options.stop)
+        for key, value in options.extra.items():
+            if key == "options" and isinstance(value, Mapping):
+                model_options.update(value)
+            elif key in _TOP_LEVEL_EXTRA:
+                body[key] = value
+            else:
+                model_options[key] = value
+        if model_options:
+            body["options"] = model_options
+        return body
+
+    def _translate_error(self, exc: Exception, model: str) -> Exception:
+        status = getattr(exc, "status_code", None)
+        if _is_connection_error(exc):
+            return ModelUnavailableError(
+                f"Cannot reach Ollama at {self.host}: start it with `ollama serve` "
+                f"(and `ollama pull {model}`), or point OLLAMA_HOST at a running server."
+            )
+        if status == 404:
+            return ModelUnavailableError(
+                f"Ollama at {self.host} does not have the model {model!r}: "
+                f"run `ollama pull {model}` and try again."
+            )
+        if _is_timeout(exc):
+            return ModelError(
+                f"Ollama at {self.host} did not answer within {self.timeout:g} s "
+                f"({self.retry.max_retries} retries): check the server, or raise timeout=."
+            )
+        if isinstance(status, int):
+            detail = getattr(exc, "error", str(exc))
+            where = f"Ollama at {self.host}"
+            if status < 0:  # an error line in the middle of a stream
+                return ModelError(f"{where} reported an error: {detail}")
+            return ModelError(f"{where} answered {status}: {detail}")
+        return exc
+
+
+def _is_connection_error(exc: BaseException) -> bool:
+    if isinstance(exc, ConnectionError):  # the ollama client's own translation
+        return True
+    try:
+        import httpx
+    except ImportError:  # pragma: no cover - the ollama client depends on httpx
+        return False
+    return isinstance(exc, httpx.ConnectError)
+
+
+def _is_timeout(exc: BaseException) -> bool:
+    try:
+        import httpx
+    except ImportError:  # pragma: no cover - the ollama client depends on httpx
+        return False
+    return isinstance(exc, httpx.TimeoutException)
+
+
+def _retryable(exc: BaseException) -> bool:
+    status = getattr(exc, "status_code", None)
+    if isinstance(status, int) and (status in (408, 429) or status >= 500):
+        return True
+    return _is_timeout(exc)
+
+
+def to_ollama_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
+    """Messages in ``/api/chat`` form; each tool response becomes its own ``tool`` message."""
+    wire: list[dict[str, Any]] = []
+    for message in messages:
+        if isinstance(message, SystemMessage):
+            wire.append({"role": "system", "content": message.text})
+        elif isinstance(message, UserMessage):
+            wire.append({"role": "user", "content": message.text})
+        elif isinstance(message, AssistantMessage):
+            entry: dict[str, Any] = {"role": "assistant", "content": message.text}
+            if message.tool_calls:
+                entry["tool_calls"] = [
+                    {
+                        "id": call.id,
+                        "function": {
+                            "name": call.name,
+                            "arguments": arguments_to_object(call.arguments),
+                        },
+                    }
+                    for call in message.tool_calls
+                ]
+            wire.append(entry)
+        elif isinstance(message, ToolResponseMessage):
+            wire.extend(
+                {
+                    "role": "tool",
+                    "content": r.response_data,
+                    "tool_name": r.name,
+                    "tool_call_id": r.id,
+                }
+                for r in message.responses
+            )
+        else:  # pragma: no cover - the Message union is closed
+            raise TypeError(f"Cannot send a {type(message).__name__} to Ollama")
+    return wire
+
+
+def _tool_calls(raw: Any) -> tuple[ToolCall, ...]:
+    calls = []
+    for item in raw or ():
+        function = item.get("function") or {}
+        calls.append(
+            repair_tool_call(
+                item.get("id"),
+                function.get("name"),
+                object_to_arguments(function.get("arguments")),
+            )
+        )
+    return tuple(calls)
+
+
+def _generation_metadata(finish_reason: str | None, thinking: str | None) -> GenerationMetadata:
+    return GenerationMetadata(
+        finish_reason=finish_reason, extra={"thinking": thinking} if thinking else {}
+    )
+
+
+def _metadata(data: Mapping[str, Any]) -> ChatResponseMetadata:
+    prompt = data.get("prompt_eval_count") or 0
+    completion = data.get("eval_count") or 0
+    return ChatResponseMetadata(
+        model=data.get("model"), usage=Usage(prompt, completion, prompt + completion)
+    )
