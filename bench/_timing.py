@@ -101,7 +101,11 @@ class Row:
     framework: str
     stats: Stats | None
     note: str = ""
-    is_peer: bool = True
+    kind: str = "peer"  # "peer", "springtail" (judged against the target) or "reference"
+
+    @property
+    def is_peer(self) -> bool:
+        return self.kind == "peer"
 
 
 UNITS = {"s": 1.0, "ms": 1e3, "µs": 1e6}
@@ -141,7 +145,8 @@ def render_table(
         ratio = f"{s.median / fastest_peer:.2f}" if fastest_peer else "—"
         line = [row.framework, fmt(s.median, unit), fmt(s.min, unit), fmt(s.max, unit), ratio]
         if target is not None:
-            line.append("" if row.is_peer else ("PASS" if s.median <= target else "MISS"))
+            judged = row.kind == "springtail"
+            line.append(("PASS" if s.median <= target else "MISS") if judged else "")
         line.append(row.note)
         lines.append(line)
     return _grid(title, [*header, "note"], lines)

@@ -2,7 +2,7 @@
 
 Import time is measured inside the child around the import statement (the
 interpreter's own start-up is the same for everyone and is left out). Peak RSS
-is the child's ``ru_maxrss`` after importing the framework and running one
+is the child's high-water mark (``VmHWM``) after importing the framework and running one
 verified S1 conversation, so it counts what a small tool-calling app really holds.
 """
 
@@ -30,6 +30,7 @@ IMPORTS: dict[str, str] = {
     ),
     "openai-agents": "from agents import Agent, Runner, function_tool",
 }
+TARGET_ROW = "springtail (import springtail)"
 PEERS = {"pydantic-ai", "LangGraph", "openai-agents"}
 
 RSS_MODULES: dict[str, str] = {
@@ -48,16 +49,21 @@ print(t1 - t0)
 """
 
 _RSS_CHILD = """
-import json, resource, sys
+import json
+def hwm():
+    # VmHWM belongs to this process image; ru_maxrss would carry the parent's over exec
+    for line in open("/proc/self/status"):
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
 from bench._env import disable_telemetry
 disable_telemetry()
-base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+base = hwm()
 from bench import _scenarios as sc
 from bench._timing import measure
 import importlib
 mod = importlib.import_module({module!r})
 measure(mod.NAME + " S1", mod.build("S1", sc.s1_script()), repeat=1, warmup=0)
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+peak = hwm()
 print(json.dumps({{"base_kib": base, "peak_kib": peak}}))
 """
 
@@ -92,9 +98,9 @@ def import_times(runs: int) -> list[Row]:
                 float(_run_child(_IMPORT_CHILD.format(statement=statement))) for _ in range(runs)
             ]
         except RuntimeError as exc:
-            rows.append(Row(label, None, note=_last_line(exc), is_peer=label in PEERS))
+            rows.append(Row(label, None, note=_last_line(exc), kind=_kind(label)))
             continue
-        rows.append(Row(label, Stats.of(samples), is_peer=label in PEERS))
+        rows.append(Row(label, Stats.of(samples), kind=_kind(label)))
     return rows
 
 
@@ -107,8 +113,14 @@ def peak_rss() -> list[tuple[str, int | None, str]]:
         except (RuntimeError, ValueError) as exc:
             out.append((label, None, _last_line(exc)))
             continue
-        out.append((label, int(data["peak_kib"]), f"interpreter alone {data['base_kib']:,} KiB"))
+        out.append((label, int(data["peak_kib"]), f"at start {data['base_kib']:,} KiB"))
     return out
+
+
+def _kind(label: str) -> str:
+    if label in PEERS:
+        return "peer"
+    return "springtail" if label == TARGET_ROW else "reference"
 
 
 def _last_line(exc: BaseException) -> str:

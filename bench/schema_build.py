@@ -139,14 +139,14 @@ def measure_builder(
     builder: Callable[[], tuple[Callable[[], Any], Callable[[], Any]]],
     *,
     repeat: int,
-    is_peer: bool = True,
+    kind: str = "peer",
 ) -> tuple[Row, Row]:
     first, cached = builder()
     _check(first(), label)
     _check(cached(), label)
     first_stats = time_calls(first, repeat=repeat, number=5)
     cached_stats = time_calls(cached, repeat=repeat, number=200)
-    return Row(label, first_stats, is_peer=is_peer), Row(label, cached_stats, is_peer=is_peer)
+    return Row(label, first_stats, kind=kind), Row(label, cached_stats, kind=kind)
 
 
 def baseline_stats(repeat: int) -> tuple[Stats, Stats]:
@@ -156,3 +156,20 @@ def baseline_stats(repeat: int) -> tuple[Stats, Stats]:
         time_calls(first, repeat=repeat, number=5),
         time_calls(cached, repeat=repeat, number=50),
     )
+
+
+def springtail_builder() -> tuple[Callable[[], dict[str, Any]], Callable[[], dict[str, Any]]]:
+    """``@tool`` on a new function, then the schema; cached: the same tool asked again."""
+    from springtail import tool, tool_callbacks
+
+    def first() -> dict[str, Any]:
+        (callback,) = tool_callbacks(tool(fresh_function()))
+        return dict(callback.tool_definition.input_schema)
+
+    built = tool(fresh_function())
+
+    def cached() -> dict[str, Any]:
+        (callback,) = tool_callbacks(built)
+        return dict(callback.tool_definition.input_schema)
+
+    return first, cached
