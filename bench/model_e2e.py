@@ -1,0 +1,210 @@
+"""The embedded model end to end: support-bot's scripted requests, timed per turn.
+
+The requests run as one conversation in the ``final`` step's shape (all tools,
+chat memory outside the loop, streamed answer, approvals granted like
+``--yes``), built from springtail's public API and support-bot's tools over a
+fresh store. The first turn after loading pays for the system prompt and the
+tool definitions; follow-up turns reuse the cached prefix and process only
+their new tokens. Per turn: time to the first tool call, time to the first
+token of the answer the user sees, and the total.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bench._timing import render_plain
+
+REQUESTS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("What is 128 times 32?", ("calculate",)),
+    ("35,000 at 18% off", ("discount_calculator",)),
+    ("contact of customer C-100", ("customer_contact_lookup",)),
+    ("Reserve 2 units of SKU-100 and add that as a to-do", ("product_reserve", "todo_add")),
+    ("show my to-do list", ("todo_list",)),
+)
+
+_FALLBACK_SYSTEM = (
+    "You are the support assistant of a small shop that sells study material. "
+    "Use the tools for every calculation, date, discount, customer contact, product stock, "
+    "reservation and to-do: never guess a number or a fact a tool can give. "
+    "When a request needs several tools, call each of them. "
+    "After the tools answer, tell the user briefly what was done and the results."
+)
+
+
+@dataclass
+class Turn:
+    """What one request cost and did."""
+
+    request: str
+    expected: tuple[str, ...]
+    first_tool_s: float | None = None
+    first_token_s: float | None = None
+    total_s: float = 0.0
+    tools: list[str] = field(default_factory=list)
+    answer: str = ""
+    error: str = ""
+
+    @property
+    def tools_ok(self) -> bool:
+        return all(name in self.tools for name in self.expected)
+
+
+def _system_prompt() -> str:
+    try:  # the bot's own prompt, so the figures are the bot's figures
+        from support_bot.steps._base import SYSTEM_PROMPT
+
+        return str(SYSTEM_PROMPT)
+    except ImportError:
+        return _FALLBACK_SYSTEM
+
+
+def _client(model: Any, data_dir: Path) -> Any:
+    from springtail import (
+        ChatClient,
+        InMemoryChatMemoryRepository,
+        MessageChatMemoryAdvisor,
+        MessageWindowChatMemory,
+        ToolCallingAdvisor,
+        ToolCallingManager,
+    )
+    from support_bot._store import Store
+    from support_bot.tools import all_tools
+
+    store = Store(data_dir / "support-bot.db")
+    memory = MessageWindowChatMemory(InMemoryChatMemoryRepository(), max_messages=20)
+    manager = ToolCallingManager(approver=lambda call, definition: True)  # like --yes
+    return ChatClient(
+        model,
+        system=_system_prompt(),
+        tools=all_tools(store),
+        advisors=[
+            MessageChatMemoryAdvisor(memory, conversation_id="bench"),
+            ToolCallingAdvisor(tool_calling_manager=manager),
+        ],
+        tool_context={"user_name": "bench", "conversation_id": "bench"},
+    )
+
+
+def _run_turn(client: Any, request: str, expected: tuple[str, ...]) -> Turn:
+    from springtail import TextDelta, ToolCallStarted
+
+    turn = Turn(request, expected)
+    parts: list[str] = []
+    start = time.perf_counter()
+    try:
+        events: Iterator[Any] = client.prompt(request).stream().events()
+        for event in events:
+            now = time.perf_counter() - start
+            if isinstance(event, ToolCallStarted):
+                turn.tools.append(event.tool_name)
+                if turn.first_tool_s is None:
+                    turn.first_tool_s = now
+            elif isinstance(event, TextDelta) and event.text:
+                if turn.first_token_s is None:
+                    turn.first_token_s = now
+                parts.append(event.text)
+    except Exception as exc:
+        turn.error = f"{type(exc).__name__}: {exc}".splitlines()[0][:120]
+    turn.total_s = time.perf_counter() - start
+    turn.answer = " ".join("".join(parts).split())
+    return turn
+
+
+def run_model(name: str, *, n_threads: int | None) -> tuple[float, list[Turn]]:
+    """Load ``llamacpp:NAME`` and run the requests as one conversation; (load s, turns)."""
+    from springtail.models import from_uri
+
+    kwargs: dict[str, Any] = {} if n_threads is None else {"n_threads": n_threads}
+    start = time.perf_counter()
+    model = from_uri(f"llamacpp:{name}", **kwargs)
+    load = getattr(model, "load", None)
+    if callable(load):  # load the weights up front, so the first turn is the first turn
+        load()
+    load_s = time.perf_counter() - start
+    with tempfile.TemporaryDirectory(prefix="springtail-bench-") as folder:
+        client = _client(model, Path(folder))
+        turns = [_run_turn(client, text, expected) for text, expected in REQUESTS]
+    return load_s, turns
+
+
+def _s(value: float | None) -> str:
+    return "—" if value is None else f"{value:.2f}"
+
+
+def tables(models: list[str], *, n_threads: int | None = None) -> list[str]:
+    """One table per model, then a first-turn vs follow-up summary."""
+    out: list[str] = []
+    summary: list[list[str]] = []
+    for name in models:
+        load_s, turns = run_model(name, n_threads=n_threads)
+        lines = []
+        for i, turn in enumerate(turns):
+            lines.append(
+                [
+                    turn.request,
+                    "first" if i == 0 else "follow-up",
+                    _s(turn.first_tool_s),
+                    _s(turn.first_token_s),
+                    _s(turn.total_s),
+                    ", ".join(turn.tools) or "none",
+                    "yes" if turn.tools_ok and not turn.error else "NO",
+                    (turn.error or turn.answer)[:70],
+                ]
+            )
+        threads = "all cores" if n_threads is None else f"{n_threads} threads"
+        out.append(
+            render_plain(
+                f"Embedded model llamacpp:{name} ({threads}; load {load_s:.2f} s): "
+                "seconds per turn, one conversation",
+                [
+                    "request",
+                    "turn",
+                    "first tool call s",
+                    "first answer token s",
+                    "total s",
+                    "tools called",
+                    "right tools",
+                    "answer",
+                ],
+                lines,
+            )
+        )
+        follow = [t for t in turns[1:] if not t.error]
+        one_tool = [t for t in follow if len(t.expected) == 1]
+        summary.append(
+            [
+                name,
+                _s(turns[0].first_token_s),
+                _s(turns[0].total_s),
+                _s(_median([t.first_token_s for t in follow if t.first_token_s is not None])),
+                _s(_median([t.total_s for t in one_tool])),
+                f"{sum(t.tools_ok and not t.error for t in turns)}/{len(turns)}",
+            ]
+        )
+    out.append(
+        render_plain(
+            "Embedded model summary: first turn vs follow-up turns (prefix cache), seconds",
+            [
+                "model",
+                "first turn: first token",
+                "first turn: total",
+                "follow-up: median first token",
+                "follow-up one-tool turn: median total (target < 4 s for embedded)",
+                "turns with the right tools",
+            ],
+            summary,
+        )
+    )
+    return out
+
+
+def _median(values: list[float]) -> float | None:
+    import statistics
+
+    return statistics.median(values) if values else None
