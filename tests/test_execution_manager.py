@@ -1,0 +1,776 @@
+"""ToolCallingManager: what runs, in what order, concurrently, and how failures are answered."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from springtail.execution import (
+    DefaultToolExecutionExceptionProcessor,
+    StaticToolCallbackResolver,
+    ToolCallingManager,
+    ToolExecutionResult,
+    UnknownToolError,
+)
+from springtail.messages import (
+    AssistantMessage,
+    ChatOptions,
+    ChatResponse,
+    Generation,
+    Prompt,
+    SystemMessage,
+    ToolCall,
+    ToolResponse,
+    ToolResponseMessage,
+    UserMessage,
+)
+from springtail.tools._context import ToolContext
+from springtail.tools._definition import ToolDefinition, ToolMetadata
+from springtail.tools._errors import ToolArgumentsError, ToolExecutionError
+
+SCHEMA = {"type": "object", "properties": {}, "required": [], "additionalProperties": False}
+
+
+class Tool:
+    """A hand-written ToolCallback around ``fn(arguments, context)``, sync or async."""
+
+    def __init__(
+        self,
+        name: str,
+        fn: Callable[..., Any],
+        *,
+        return_direct: bool = False,
+        timeout: float | None = None,
+        requires_approval: bool = False,
+    ) -> None:
+        self.tool_definition = ToolDefinition(name, f"The {name} tool.", SCHEMA)
+        self.tool_metadata = ToolMetadata(return_direct=return_direct)
+        self.is_async = inspect.iscoroutinefunction(fn)
+        self.timeout = timeout
+        self.requires_approval = requires_approval
+        self.fn = fn
+        self.inputs: list[str] = []
+
+    def call(self, tool_input: str, tool_context: ToolContext | None = None) -> Any:
+        assert not self.is_async, "the manager must await acall() for async tools"
+        self.inputs.append(tool_input)
+        return self.fn(tool_input, tool_context)
+
+    async def acall(self, tool_input: str, tool_context: ToolContext | None = None) -> Any:
+        assert self.is_async, "the manager must run sync tools on its worker threads"
+        self.inputs.append(tool_input)
+        return await self.fn(tool_input, tool_context)
+
+
+def echo(name: str = "echo", **kwargs: Any) -> Tool:
+    return Tool(name, lambda args, ctx: f"{name}:{args}", **kwargs)
+
+
+def calls_response(*calls: tuple[str, str] | ToolCall) -> ChatResponse:
+    tool_calls = tuple(
+        c if isinstance(c, ToolCall) else ToolCall(f"call-{i}", c[0], c[1])
+        for i, c in enumerate(calls)
+    )
+    return ChatResponse.of(AssistantMessage("", tool_calls))
+
+
+def prompt_with(*tools: Any, messages: Any = None, **options: Any) -> Prompt:
+    return Prompt(
+        messages if messages is not None else [UserMessage("go")],
+        ChatOptions(tool_callbacks=tools, **options),
+    )
+
+
+def responses_of(result: ToolExecutionResult) -> tuple[ToolResponse, ...]:
+    last = result.conversation_history[-1]
+    assert isinstance(last, ToolResponseMessage)
+    return last.responses
+
+
+# -- which calls run, and the shape of the result -------------------------------
+
+
+async def test_a_response_without_tool_calls_is_a_value_error() -> None:
+    with pytest.raises(ValueError, match="No tool call requested by the chat model"):
+        await ToolCallingManager().aexecute_tool_calls(
+            prompt_with(echo()), ChatResponse.of("just text")
+        )
+
+
+async def test_only_the_first_generation_with_tool_calls_runs() -> None:
+    first, second = echo("first"), echo("second")
+    response = ChatResponse(
+        (
+            Generation(AssistantMessage("thinking")),
+            Generation(AssistantMessage("", (ToolCall("1", "first", "{}"),))),
+            Generation(AssistantMessage("", (ToolCall("2", "second", "{}"),))),
+        )
+    )
+    result = await ToolCallingManager().aexecute_tool_calls(prompt_with(first, second), response)
+    assert first.inputs == ["{}"]
+    assert second.inputs == []
+    assert result.conversation_history[-2] == response.results[1].output
+
+
+async def test_history_is_prompt_then_assistant_then_one_message_in_call_order() -> None:
+    # The first call can only finish after the second: order must follow the
+    # calls, not the completions.
+    second_done = asyncio.Event()
+
+    async def slow(args: str, ctx: Any) -> str:
+        await asyncio.wait_for(second_done.wait(), 5)
+        return "slow result"
+
+    async def fast(args: str, ctx: Any) -> str:
+        second_done.set()
+        return "fast result"
+
+    messages = [SystemMessage("be brief"), UserMessage("hi")]
+    prompt = prompt_with(Tool("slow", slow), Tool("fast", fast), messages=messages)
+    response = calls_response(("slow", "{}"), ("fast", "{}"))
+    result = await ToolCallingManager().aexecute_tool_calls(prompt, response)
+
+    history = result.conversation_history
+    assert history[:2] == messages
+    assert history[2] == response.result.output  # type: ignore[union-attr]
+    assert len(history) == 4
+    assert responses_of(result) == (
+        ToolResponse("call-0", "slow", "slow result"),
+        ToolResponse("call-1", "fast", "fast result"),
+    )
+    assert result.return_direct is False
+
+
+def test_sync_execute_returns_the_same_result_as_async() -> None:
+    result = ToolCallingManager().execute_tool_calls(
+        prompt_with(echo()), calls_response(("echo", '{"a": 1}'))
+    )
+    assert responses_of(result) == (ToolResponse("call-0", "echo", 'echo:{"a": 1}'),)
+
+
+async def test_sync_execute_works_inside_a_running_event_loop() -> None:
+    # A notebook cell: the loop is running and the user calls the sync API.
+    result = ToolCallingManager().execute_tool_calls(
+        prompt_with(echo()), calls_response(("echo", "{}"))
+    )
+    assert responses_of(result)[0].response_data == "echo:{}"
+
+
+async def test_tools_receive_the_request_tool_context() -> None:
+    seen: list[Any] = []
+
+    def sync_tool(args: str, ctx: Any) -> str:
+        seen.append(ctx)
+        return "ok"
+
+    async def async_tool(args: str, ctx: Any) -> str:
+        seen.append(ctx)
+        return "ok"
+
+    prompt = prompt_with(
+        Tool("s", sync_tool), Tool("a", async_tool), tool_context={"user_name": "reader"}
+    )
+    await ToolCallingManager().aexecute_tool_calls(prompt, calls_response(("s", ""), ("a", "")))
+    assert len(seen) == 2
+    for ctx in seen:
+        assert isinstance(ctx, ToolContext)
+        assert ctx["user_name"] == "reader"
+
+
+async def test_an_empty_tool_context_is_an_empty_tool_context() -> None:
+    seen: list[Any] = []
+    tool = Tool("t", lambda args, ctx: seen.append(ctx) or "ok")
+    await ToolCallingManager().aexecute_tool_calls(prompt_with(tool), calls_response(("t", "")))
+    assert isinstance(seen[0], ToolContext)
+    assert dict(seen[0]) == {}
+
+
+async def test_a_tool_returning_none_answers_with_an_empty_string() -> None:
+    tool = Tool("nothing", lambda args, ctx: None)
+    result = await ToolCallingManager().aexecute_tool_calls(
+        prompt_with(tool), calls_response(("nothing", ""))
+    )
+    assert responses_of(result)[0] == ToolResponse("call-0", "nothing", "", False)
+
+
+# -- lookup -----------------------------------------------------------------------
+
+
+async def test_request_tools_win_over_the_resolver() -> None:
+    request_tool = Tool("lookup", lambda a, c: "from request")
+    resolver_tool = Tool("lookup", lambda a, c: "from resolver")
+    manager = ToolCallingManager(resolver=StaticToolCallbackResolver([resolver_tool]))
+    result = await manager.aexecute_tool_calls(
+        prompt_with(request_tool), calls_response(("lookup", ""))
+    )
+    assert responses_of(result)[0].response_data == "from request"
+
+
+async def test_names_the_request_lacks_come_from_the_resolver() -> None:
+    manager = ToolCallingManager(
+        resolver=StaticToolCallbackResolver([Tool("weather", lambda a, c: "sunny")])
+    )
+    result = await manager.aexecute_tool_calls(
+        prompt_with(echo(), tool_names=("weather",)), calls_response(("weather", ""))
+    )
+    assert responses_of(result)[0] == ToolResponse("call-0", "weather", "sunny")
+
+
+async def test_an_unknown_tool_is_answered_with_the_tools_that_exist() -> None:
+    seen: list[ToolExecutionError] = []
+
+    def processor(error: ToolExecutionError) -> str:
+        seen.append(error)
+        return DefaultToolExecutionExceptionProcessor(always_throw=False)(error)
+
+    manager = ToolCallingManager(exception_processor=processor)
+    result = await manager.aexecute_tool_calls(
+        prompt_with(echo("get_weather"), echo("get_time")),
+        calls_response(("get_wether", "{}"), ("get_time", "{}")),
+    )
+    unknown, known = responses_of(result)
+    assert unknown.is_error
+    assert unknown.name == "get_wether"
+    assert "get_wether" in unknown.response_data
+    assert "get_weather" in unknown.response_data
+    assert "get_time" in unknown.response_data
+    assert known == ToolResponse("call-1", "get_time", "get_time:{}")
+    assert isinstance(seen[0], UnknownToolError)
+    assert seen[0].tool_name == "get_wether"
+    assert seen[0].tool_definition is None
+
+
+async def test_a_resolver_that_fails_answers_that_call_only() -> None:
+    class Broken:
+        def resolve(self, name: str) -> Any:
+            raise ImportError("package acme_tools is broken")
+
+    manager = ToolCallingManager(resolver=Broken())
+    result = await manager.aexecute_tool_calls(
+        prompt_with(echo()), calls_response(("acme", ""), ("echo", ""))
+    )
+    broken, ok = responses_of(result)
+    assert broken.is_error
+    assert "acme_tools is broken" in broken.response_data
+    assert ok.response_data == "echo:"
+
+
+def test_resolve_tool_definitions_lists_request_tools_then_resolved_names() -> None:
+    weather = Tool("weather", lambda a, c: "")
+    manager = ToolCallingManager(resolver=StaticToolCallbackResolver([weather, echo("echo")]))
+    options = ChatOptions(
+        tool_callbacks=(echo("echo"), echo("time")), tool_names=("weather", "echo")
+    )
+    names = [d.name for d in manager.resolve_tool_definitions(options)]
+    assert names == ["echo", "time", "weather"]
+    assert manager.resolve_tool_definitions(None) == []
+
+
+def test_resolve_tool_definitions_rejects_names_nobody_knows() -> None:
+    manager = ToolCallingManager()
+    with pytest.raises(ValueError, match="'nope'"):
+        manager.resolve_tool_definitions(ChatOptions(tool_names=("nope",)))
+
+
+# -- failures become answers --------------------------------------------------------
+
+
+async def test_argument_errors_are_answered_and_marked_as_errors() -> None:
+    definition = ToolDefinition("add", "Add.", SCHEMA)
+
+    def add(args: str, ctx: Any) -> str:
+        raise ToolArgumentsError(definition, "Field 'left' is required: give a number.")
+
+    result = await ToolCallingManager().aexecute_tool_calls(
+        prompt_with(Tool("add", add)), calls_response(("add", "{}"))
+    )
+    (response,) = responses_of(result)
+    assert response.is_error
+    assert response.response_data == "Field 'left' is required: give a number."
+
+
+async def test_one_failing_call_keeps_the_others_results() -> None:
+    def boom(args: str, ctx: Any) -> str:
+        raise RuntimeError("the database is down")
+
+    async def aboom(args: str, ctx: Any) -> str:
+        raise KeyError("missing")
+
+    result = await ToolCallingManager().aexecute_tool_calls(
+        prompt_with(Tool("boom", boom), Tool("aboom", aboom), echo()),
+        calls_response(("echo", "1"), ("boom", ""), ("aboom", ""), ("echo", "2")),
+    )
+    first, failed, afailed, last = responses_of(result)
+    assert first == ToolResponse("call-0", "echo", "echo:1")
+    assert failed == ToolResponse("call-1", "boom", "the database is down", True)
+    assert afailed.is_error
+    assert "missing" in afailed.response_data
+    assert last == ToolResponse("call-3", "echo", "echo:2")
+
+
+async def test_processor_receives_tool_execution_errors_with_the_cause() -> None:
+    seen: list[ToolExecutionError] = []
+
+    def boom(args: str, ctx: Any) -> str:
+        raise ZeroDivisionError("division by zero")
+
+    def processor(error: ToolExecutionError) -> str:
+        seen.append(error)
+        return "custom answer"
+
+    manager = ToolCallingManager(exception_processor=processor)
+    result = await manager.aexecute_tool_calls(
+        prompt_with(Tool("div", boom)), calls_response(("div", ""))
+    )
+    assert responses_of(result)[0] == ToolResponse("call-0", "div", "custom answer", True)
+    assert isinstance(seen[0].cause, ZeroDivisionError)
+    assert seen[0].tool_definition is not None
+    assert seen[0].tool_definition.name == "div"
+
+
+async def test_a_raising_processor_ends_the_execution_and_cancels_the_other_calls() -> None:
+    started = asyncio.Event()
+    cancelled = asyncio.Event()
+
+    async def waits(args: str, ctx: Any) -> str:
+        started.set()
+        try:
+            await asyncio.sleep(60)
+        except asyncio.CancelledError:
+            cancelled.set()
+            raise
+        return "never"
+
+    async def boom(args: str, ctx: Any) -> str:
+        await started.wait()
+        raise ValueError("fatal")
+
+    manager = ToolCallingManager(
+        exception_processor=DefaultToolExecutionExceptionProcessor(always_throw=True)
+    )
+    with pytest.raises(ToolExecutionError, match="fatal"):
+        await manager.aexecute_tool_calls(
+            prompt_with(Tool("waits", waits), Tool("boom", boom)),
+            calls_response(("waits", ""), ("boom", "")),
+        )
+    assert cancelled.is_set()
+
+
+async def test_a_processor_returning_non_text_is_a_clear_type_error() -> None:
+    manager = ToolCallingManager(exception_processor=lambda error: 42)  # type: ignore[arg-type,return-value]
+    with pytest.raises(TypeError, match="must return the text"):
+        await manager.aexecute_tool_calls(
+            prompt_with(Tool("t", lambda a, c: 1 / 0)), calls_response(("t", ""))
+        )
+
+
+# -- return direct ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("flags", "expected"),
+    [((True, True), True), ((True, False), False), ((False, False), False)],
+)
+async def test_return_direct_only_when_every_called_tool_is(
+    flags: tuple[bool, bool], expected: bool
+) -> None:
+    one = echo("one", return_direct=flags[0])
+    two = echo("two", return_direct=flags[1])
+    result = await ToolCallingManager().aexecute_tool_calls(
+        prompt_with(one, two), calls_response(("one", ""), ("two", ""))
+    )
+    assert result.return_direct is expected
+
+
+async def test_a_call_to_an_unknown_tool_is_never_returned_direct() -> None:
+    result = await ToolCallingManager().aexecute_tool_calls(
+        prompt_with(echo("one", return_direct=True)), calls_response(("one", ""), ("two", ""))
+    )
+    assert result.return_direct is False
+
+
+# -- result size --------------------------------------------------------------------
+
+
+async def test_long_results_are_cut_with_a_notice_of_how_much() -> None:
+    tool = Tool("big", lambda a, c: "x" * 1000)
+    small = Tool("small", lambda a, c: "y" * 100)
+    manager = ToolCallingManager(max_result_chars=100)
+    big_response, small_response = responses_of(
+        await manager.aexecute_tool_calls(
+            prompt_with(tool, small), calls_response(("big", ""), ("small", ""))
+        )
+    )
+    assert big_response.response_data.startswith("x" * 100 + "\n")
+    assert "x" * 101 not in big_response.response_data
+    assert "900 of 1000 characters" in big_response.response_data
+    assert small_response.response_data == "y" * 100
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"max_concurrency": 0},
+        {"default_timeout": 0},
+        {"default_timeout": -1.0},
+        {"max_result_chars": 0},
+        {"on_limit_exceeded": "ignore"},
+    ],
+)
+def test_bad_configuration_is_a_value_error(kwargs: dict[str, Any]) -> None:
+    with pytest.raises(ValueError, match=next(iter(kwargs))):
+        ToolCallingManager(**kwargs)
+
+
+# -- concurrency ----------------------------------------------------------------------
+
+
+async def test_sync_tools_of_one_response_run_at_once_in_worker_threads() -> None:
+    # Eight calls meet at a barrier: it only opens if all eight run at the
+    # same time, more than a CPU-sized pool on a small machine would allow.
+    barrier = threading.Barrier(8, timeout=10)
+    loop_thread = threading.current_thread()
+    threads: set[threading.Thread] = set()
+
+    def meet(args: str, ctx: Any) -> str:
+        threads.add(threading.current_thread())
+        barrier.wait()
+        return args
+
+    tool = Tool("meet", meet)
+    result = await ToolCallingManager().aexecute_tool_calls(
+        prompt_with(tool), calls_response(*[("meet", str(i)) for i in range(8)])
+    )
+    assert [r.response_data for r in responses_of(result)] == [str(i) for i in range(8)]
+    assert loop_thread not in threads
+    assert len(threads) == 8
+
+
+async def test_async_tools_of_one_response_run_at_once_on_the_loop() -> None:
+    arrived = 0
+    all_here = asyncio.Event()
+    loop_thread = threading.current_thread()
+
+    async def meet(args: str, ctx: Any) -> str:
+        nonlocal arrived
+        assert threading.current_thread() is loop_thread
+        arrived += 1
+        if arrived == 8:
+            all_here.set()
+        await asyncio.wait_for(all_here.wait(), 10)
+        return args
+
+    result = await ToolCallingManager().aexecute_tool_calls(
+        prompt_with(Tool("meet", meet)), calls_response(*[("meet", str(i)) for i in range(8)])
+    )
+    assert [r.response_data for r in responses_of(result)] == [str(i) for i in range(8)]
+
+
+async def test_sync_and_async_tools_run_together() -> None:
+    barrier = threading.Barrier(2, timeout=10)
+    async_ran = asyncio.Event()
+
+    def sync_tool(args: str, ctx: Any) -> str:
+        barrier.wait()
+        return "sync"
+
+    async def async_tool(args: str, ctx: Any) -> str:
+        # Waits for its sync partner to be running before the barrier opens.
+        await asyncio.to_thread(barrier.wait)
+        async_ran.set()
+        return "async"
+
+    result = await ToolCallingManager().aexecute_tool_calls(
+        prompt_with(Tool("s", sync_tool), Tool("a", async_tool)),
+        calls_response(("s", ""), ("a", "")),
+    )
+    assert [r.response_data for r in responses_of(result)] == ["sync", "async"]
+
+
+@pytest.mark.parametrize("kind", ["sync", "async"])
+async def test_at_most_max_concurrency_calls_run_at_once(kind: str) -> None:
+    lock = threading.Lock()
+    in_flight = 0
+    peak = 0
+
+    def enter() -> None:
+        nonlocal in_flight, peak
+        with lock:
+            in_flight += 1
+            peak = max(peak, in_flight)
+
+    def leave() -> None:
+        nonlocal in_flight
+        with lock:
+            in_flight -= 1
+
+    def sync_tool(args: str, ctx: Any) -> str:
+        enter()
+        threading.Event().wait(0.02)
+        leave()
+        return args
+
+    async def async_tool(args: str, ctx: Any) -> str:
+        enter()
+        await asyncio.sleep(0.02)
+        leave()
+        return args
+
+    tool = Tool("t", sync_tool if kind == "sync" else async_tool)
+    manager = ToolCallingManager(max_concurrency=2)
+    result = await manager.aexecute_tool_calls(
+        prompt_with(tool), calls_response(*[("t", str(i)) for i in range(7)])
+    )
+    assert [r.response_data for r in responses_of(result)] == [str(i) for i in range(7)]
+    assert peak == 2
+
+
+async def test_one_manager_serves_concurrent_executions() -> None:
+    manager = ToolCallingManager()
+    tool = echo()
+    results = await asyncio.gather(
+        *[
+            manager.aexecute_tool_calls(prompt_with(tool), calls_response(("echo", str(i))))
+            for i in range(20)
+        ]
+    )
+    assert [responses_of(r)[0].response_data for r in results] == [f"echo:{i}" for i in range(20)]
+
+
+# -- timeouts ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def release() -> Any:
+    """An event hung sync tools wait on; set at teardown so their threads end."""
+    event = threading.Event()
+    yield event
+    event.set()
+
+
+async def test_an_async_tool_past_its_timeout_is_answered_with_an_error() -> None:
+    cancelled = asyncio.Event()
+
+    async def hangs(args: str, ctx: Any) -> str:
+        try:
+            await asyncio.sleep(60)
+        except asyncio.CancelledError:
+            cancelled.set()
+            raise
+        return "never"
+
+    result = await ToolCallingManager().aexecute_tool_calls(
+        prompt_with(Tool("hangs", hangs, timeout=0.05), echo()),
+        calls_response(("hangs", ""), ("echo", "")),
+    )
+    timed_out, ok = responses_of(result)
+    assert timed_out.is_error
+    assert "'hangs' did not finish within 0.05 seconds" in timed_out.response_data
+    assert ok.response_data == "echo:"
+    assert cancelled.is_set()
+
+
+async def test_a_hung_sync_tool_is_abandoned_after_the_default_timeout(
+    release: threading.Event,
+) -> None:
+    tool = Tool("hangs", lambda a, c: release.wait(60) and "late")
+    manager = ToolCallingManager(default_timeout=0.05)
+    result = await manager.aexecute_tool_calls(
+        prompt_with(tool, echo()), calls_response(("echo", "1"), ("hangs", ""), ("echo", "2"))
+    )
+    first, timed_out, last = responses_of(result)
+    assert timed_out.is_error
+    assert "did not finish within 0.05 seconds" in timed_out.response_data
+    assert (first.response_data, last.response_data) == ("echo:1", "echo:2")
+
+
+async def test_a_tool_timeout_wins_over_the_default_timeout() -> None:
+    async def takes_a_moment(args: str, ctx: Any) -> str:
+        await asyncio.sleep(0.2)
+        return "done"
+
+    manager = ToolCallingManager(default_timeout=0.01)
+    result = await manager.aexecute_tool_calls(
+        prompt_with(Tool("t", takes_a_moment, timeout=30)), calls_response(("t", ""))
+    )
+    assert responses_of(result)[0] == ToolResponse("call-0", "t", "done")
+
+
+async def test_a_timeout_error_raised_by_the_tool_itself_is_not_a_timeout_of_the_call() -> None:
+    async def raises(args: str, ctx: Any) -> str:
+        raise TimeoutError("the upstream API timed out")
+
+    manager = ToolCallingManager(default_timeout=30)
+    result = await manager.aexecute_tool_calls(
+        prompt_with(Tool("t", raises)), calls_response(("t", ""))
+    )
+    assert responses_of(result)[0].response_data == "the upstream API timed out"
+
+
+async def test_a_hung_sync_tool_does_not_take_a_worker_from_later_calls(
+    release: threading.Event,
+) -> None:
+    # One worker only: if the hung tool kept it, the next call could never run.
+    manager = ToolCallingManager(max_concurrency=1, default_timeout=0.05)
+    hung = Tool("hangs", lambda a, c: release.wait(60) and "late")
+    first = await manager.aexecute_tool_calls(prompt_with(hung), calls_response(("hangs", "")))
+    assert responses_of(first)[0].is_error
+    manager_timeout_free = await manager.aexecute_tool_calls(
+        prompt_with(echo()), calls_response(("echo", "after"))
+    )
+    assert responses_of(manager_timeout_free)[0] == ToolResponse("call-0", "echo", "echo:after")
+
+
+# -- approval ------------------------------------------------------------------------
+
+
+async def test_a_tool_requiring_approval_is_denied_without_an_approver() -> None:
+    tool = echo("delete_customer", requires_approval=True)
+    result = await ToolCallingManager().aexecute_tool_calls(
+        prompt_with(tool, echo()), calls_response(("delete_customer", "{}"), ("echo", ""))
+    )
+    denied, ok = responses_of(result)
+    assert denied.is_error
+    assert "was not approved" in denied.response_data
+    assert "no approver" in denied.response_data
+    assert tool.inputs == []
+    assert ok.response_data == "echo:"
+
+
+async def test_a_sync_approver_decides_per_call_and_sees_call_and_definition() -> None:
+    asked: list[tuple[ToolCall, ToolDefinition]] = []
+
+    def approver(call: ToolCall, definition: ToolDefinition) -> bool:
+        asked.append((call, definition))
+        return call.arguments == '"yes"'
+
+    tool = echo("refund", requires_approval=True)
+    result = await ToolCallingManager(approver=approver).aexecute_tool_calls(
+        prompt_with(tool), calls_response(("refund", '"yes"'), ("refund", '"no"'))
+    )
+    approved, denied = responses_of(result)
+    assert approved == ToolResponse("call-0", "refund", 'refund:"yes"')
+    assert denied.is_error
+    assert "was not approved" in denied.response_data
+    assert tool.inputs == ['"yes"']
+    assert [call.id for call, _ in asked] == ["call-0", "call-1"]
+    assert asked[0][1] is tool.tool_definition
+
+
+async def test_an_async_approver_is_awaited_and_asked_one_call_at_a_time() -> None:
+    asking = 0
+    most_at_once = 0
+
+    async def approver(call: ToolCall, definition: ToolDefinition) -> bool:
+        nonlocal asking, most_at_once
+        asking += 1
+        most_at_once = max(most_at_once, asking)
+        await asyncio.sleep(0.01)
+        asking -= 1
+        return call.arguments != "deny"
+
+    tool = echo("pay", requires_approval=True)
+    result = await ToolCallingManager(approver=approver).aexecute_tool_calls(
+        prompt_with(tool), calls_response(("pay", "a"), ("pay", "deny"), ("pay", "b"))
+    )
+    assert [r.is_error for r in responses_of(result)] == [False, True, False]
+    assert most_at_once == 1
+
+
+async def test_tools_without_approval_never_ask_the_approver() -> None:
+    def approver(call: ToolCall, definition: ToolDefinition) -> bool:
+        raise AssertionError("asked for a tool that needs no approval")
+
+    result = await ToolCallingManager(approver=approver).aexecute_tool_calls(
+        prompt_with(echo()), calls_response(("echo", ""))
+    )
+    assert not responses_of(result)[0].is_error
+
+
+async def test_a_failing_approver_means_the_tool_does_not_run() -> None:
+    def approver(call: ToolCall, definition: ToolDefinition) -> bool:
+        raise ConnectionError("approval service unreachable")
+
+    tool = echo("pay", requires_approval=True)
+    result = await ToolCallingManager(approver=approver).aexecute_tool_calls(
+        prompt_with(tool), calls_response(("pay", ""))
+    )
+    (response,) = responses_of(result)
+    assert response.is_error
+    assert "approval service unreachable" in response.response_data
+    assert tool.inputs == []
+
+
+async def test_requires_approval_may_live_on_the_tool_metadata() -> None:
+    tool = echo("pay")
+
+    class Metadata:
+        return_direct = False
+        requires_approval = True
+
+    del tool.requires_approval
+    tool.tool_metadata = Metadata()  # type: ignore[assignment]
+    result = await ToolCallingManager().aexecute_tool_calls(
+        prompt_with(tool), calls_response(("pay", ""))
+    )
+    assert responses_of(result)[0].is_error
+    assert tool.inputs == []
+
+
+# -- cancellation --------------------------------------------------------------------
+
+
+async def test_cancelling_the_execution_cancels_async_tools_and_leaves_no_result() -> None:
+    started = asyncio.Event()
+    cancelled: list[str] = []
+
+    async def hangs(args: str, ctx: Any) -> str:
+        started.set()
+        try:
+            await asyncio.sleep(60)
+        except asyncio.CancelledError:
+            cancelled.append(args)
+            raise
+        return "never"
+
+    manager = ToolCallingManager()
+    task = asyncio.create_task(
+        manager.aexecute_tool_calls(
+            prompt_with(Tool("hangs", hangs), echo()),
+            calls_response(("hangs", "1"), ("hangs", "2"), ("echo", "")),
+        )
+    )
+    await started.wait()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert sorted(cancelled) == ["1", "2"]
+
+
+async def test_cancelling_the_execution_stops_waiting_for_sync_tools(
+    release: threading.Event,
+) -> None:
+    started = threading.Event()
+
+    def hangs(args: str, ctx: Any) -> str:
+        started.set()
+        release.wait(60)
+        return "late"
+
+    manager = ToolCallingManager()
+    task = asyncio.create_task(
+        manager.aexecute_tool_calls(
+            prompt_with(Tool("hangs", hangs)), calls_response(("hangs", ""))
+        )
+    )
+    await asyncio.to_thread(started.wait, 10)
+    task.cancel()
+    # The thread is still blocked, yet the cancelled task finishes.
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.wait_for(task, 10)
+    assert not release.is_set()
