@@ -1,0 +1,71 @@
+"""Customer contact lookup, with e-mail addresses masked before the model sees them."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from springtail import FunctionToolCallback
+from support_bot._store import Store, normalize_customer_id
+from support_bot.tool_names import CUSTOMER_CONTACT_LOOKUP
+
+__all__ = [
+    "CustomerContactRequest",
+    "customer_contact_lookup",
+    "mask_emails",
+    "masking_result_converter",
+]
+
+# Deliberately generous: masking too much is harmless, leaking one address is not.
+_EMAIL = re.compile(r"[A-Za-z0-9._%+'-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
+
+
+class CustomerContactRequest(BaseModel):
+    """Which customer to look up."""
+
+    model_config = ConfigDict(frozen=True)
+
+    customer_id: str = Field(description="The customer id, e.g. C-100")
+
+
+def mask_emails(text: str) -> str:
+    """Replace every e-mail address in ``text`` with ``[EMAIL]``."""
+    return _EMAIL.sub("[EMAIL]", text)
+
+
+def masking_result_converter(result: Any, return_type: type | None = None) -> str:
+    """A result converter: the tool's text with every e-mail address masked.
+
+    The mask sits in the converter, not in the lookup, so it also covers
+    whatever the lookup might return in future (notes, a CRM export).
+    """
+    text = "Done" if result is None else str(result)
+    return mask_emails(text)
+
+
+def customer_contact_lookup(store: Store) -> FunctionToolCallback:
+    """The ``customer_contact_lookup`` function tool over ``store``."""
+
+    def lookup(request: CustomerContactRequest) -> str:
+        customer = store.customer(request.customer_id)
+        if customer is None:
+            known = ", ".join(store.customer_ids())
+            wanted = normalize_customer_id(request.customer_id)
+            return f"No customer with id {wanted!r}. Known customer ids: {known}."
+        return (
+            f"Customer {customer.id}: {customer.name}, {customer.company}; "
+            f"phone {customer.phone}; e-mail {customer.email}."
+        )
+
+    return FunctionToolCallback(
+        CUSTOMER_CONTACT_LOOKUP,
+        lookup,
+        input_type=CustomerContactRequest,
+        description=(
+            "Look up a customer's contact details (name, company, phone, e-mail) by customer "
+            "id such as C-100."
+        ),
+        result_converter=masking_result_converter,
+    )
