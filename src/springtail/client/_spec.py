@@ -1,0 +1,188 @@
+"""The request spec: ``client.prompt(...)`` and its fluent setters.
+
+Request settings add to the client's defaults: tools, advisors, tool context
+and advisor params add up (request values winning for equal keys), a request
+system text replaces the default one, and request options are merged over the
+client's options field by field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from springtail.client._request import PreparedRequest, build_messages
+from springtail.client._responses import CallResponse, StreamResponse
+from springtail.client._tools import ToolSource, resolve_sources
+from springtail.messages import (
+    AssistantMessage,
+    ChatOptions,
+    Message,
+    SystemMessage,
+    ToolResponseMessage,
+    UserMessage,
+)
+
+if TYPE_CHECKING:
+    from springtail.client._client import ChatClient
+
+__all__ = ["ChatClientRequestSpec"]
+
+_MESSAGE_TYPES = (SystemMessage, UserMessage, AssistantMessage, ToolResponseMessage)
+
+
+def check_advisor(advisor: object) -> None:
+    """Reject what cannot sit in an advisor chain, saying what is missing."""
+    missing = [attr for attr in ("name", "order") if not hasattr(advisor, attr)]
+    if not (hasattr(advisor, "advise_call") or hasattr(advisor, "advise_stream")):
+        missing.append("advise_call or advise_stream")
+    if missing:
+        raise TypeError(
+            f"{advisor!r} is not an advisor: it lacks {', '.join(missing)}. "
+            "An advisor has a name, an int order and advise_call and/or advise_stream."
+        )
+    if isinstance(advisor.order, bool) or not isinstance(advisor.order, int):  # type: ignore[attr-defined]
+        raise TypeError(f"{advisor!r}: order must be an int, got {advisor.order!r}")  # type: ignore[attr-defined]
+
+
+def _flatten(items: tuple[Any, ...]) -> list[Any]:
+    """Accept both ``f(a, b)`` and ``f([a, b])``."""
+    if len(items) == 1 and isinstance(items[0], list | tuple):
+        return list(items[0])
+    return list(items)
+
+
+class ChatClientRequestSpec:
+    """One request being described; finish it with ``call()``, ``acall()`` or ``stream()``.
+
+    Every setter returns the spec, so calls chain. The spec is a builder:
+    ``call()``/``stream()`` take a snapshot, so changing the spec afterwards
+    does not affect a response already returned.
+    """
+
+    __slots__ = (
+        "_advisors",
+        "_client",
+        "_messages",
+        "_options",
+        "_params",
+        "_system",
+        "_tool_context",
+        "_tools",
+        "_user",
+    )
+
+    def __init__(self, client: ChatClient, user: str | None = None) -> None:
+        self._client = client
+        self._system: str | None = None
+        self._user = user
+        self._messages: list[Message] = []
+        self._tools: list[ToolSource] = []
+        self._tool_context: dict[str, Any] = {}
+        self._advisors: list[Any] = []
+        self._params: dict[str, Any] = {}
+        self._options: ChatOptions | None = None
+
+    def system(self, text: str) -> ChatClientRequestSpec:
+        """The system text for this request, in place of the client's default."""
+        self._system = text
+        return self
+
+    def user(self, text: str) -> ChatClientRequestSpec:
+        """What the user says; sent after any ``messages()``."""
+        self._user = text
+        return self
+
+    def messages(self, *messages: Message | Iterable[Message]) -> ChatClientRequestSpec:
+        """Earlier messages of the conversation, sent between the system text and the user text."""
+        for message in _flatten(messages):
+            if not isinstance(message, _MESSAGE_TYPES):
+                raise TypeError(
+                    f"messages() takes SystemMessage, UserMessage, AssistantMessage or "
+                    f"ToolResponseMessage objects, got {type(message).__name__}: {message!r}"
+                )
+            self._messages.append(message)
+        return self
+
+    def tools(self, *sources: ToolSource) -> ChatClientRequestSpec:
+        """More tools for this request, added to the client's default tools."""
+        self._tools.extend(_flatten(sources))
+        return self
+
+    def tool_context(self, context: Mapping[str, Any]) -> ChatClientRequestSpec:
+        """Values for tools' ``ToolContext``, merged over the client's default ones."""
+        self._tool_context.update(context)
+        return self
+
+    def advisors(self, *advisors: Any) -> ChatClientRequestSpec:
+        """More advisors for this request, added to the client's default advisors."""
+        for advisor in _flatten(advisors):
+            check_advisor(advisor)
+            self._advisors.append(advisor)
+        return self
+
+    def advisor_param(self, key: str, value: Any) -> ChatClientRequestSpec:
+        """A value advisors read from the request context, e.g. the conversation id."""
+        self._params[key] = value
+        return self
+
+    def advisor_params(self, params: Mapping[str, Any]) -> ChatClientRequestSpec:
+        """Several advisor params at once."""
+        self._params.update(params)
+        return self
+
+    def options(self, options: ChatOptions) -> ChatClientRequestSpec:
+        """Options for this request, merged over the client's default options."""
+        if not isinstance(options, ChatOptions):
+            raise TypeError(f"options() takes a ChatOptions, got {type(options).__name__}")
+        self._options = options if self._options is None else self._options.merge(options)
+        return self
+
+    def _prepare(self) -> PreparedRequest:
+        client = self._client
+        defaults = client._defaults
+        options = defaults.options
+        if self._options is not None:
+            options = self._options if options is None else options.merge(self._options)
+        tools = (defaults.tools, resolve_sources(self._tools)) if self._tools else (defaults.tools,)
+        tool_context = (
+            {**defaults.tool_context, **self._tool_context}
+            if self._tool_context
+            else defaults.tool_context
+        )
+        system = self._system if self._system is not None else defaults.system
+        user = self._user if self._user is not None else defaults.user
+        messages = build_messages(system, self._messages, user)
+        if not messages:
+            raise ValueError(
+                "The request has no messages: give a user text with prompt('...') or "
+                ".user('...'), or earlier messages with .messages(...)."
+            )
+        return PreparedRequest(
+            model=defaults.model,
+            messages=messages,
+            options=options,
+            tools=tools,
+            tool_context=tool_context,
+            advisors=defaults.advisors + tuple(self._advisors),
+            params={**defaults.params, **self._params} if defaults.params else dict(self._params),
+            auto_register=defaults.auto_register,
+        )
+
+    def call(self) -> CallResponse:
+        """Describe the answer; the request runs when a result is first asked for."""
+        return CallResponse(self._prepare())
+
+    async def acall(self) -> CallResponse:
+        """Run the request now and return its response, from async code."""
+        response = CallResponse(self._prepare())
+        await response.achat_client_response()
+        return response
+
+    def stream(self) -> StreamResponse:
+        """Stream the answer; the request runs when a view of it is iterated."""
+        return StreamResponse(self._prepare())
+
+    def astream(self) -> StreamResponse:
+        """The same as :meth:`stream`; its views support ``async for`` as well as ``for``."""
+        return StreamResponse(self._prepare())

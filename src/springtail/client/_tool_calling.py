@@ -1,0 +1,305 @@
+"""ToolCallingAdvisor: the tool loop, and the only one in springtail.
+
+Call the model; when the response asks for tools, run them with the
+ToolCallingManager and call the model again with the results, until it
+answers. The advisors after this one in the chain (larger ``order``) sit
+inside the loop and run on every iteration; those before it see one request
+and one final response.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from springtail.client._advisor import (
+    HIGHEST_PRECEDENCE,
+    LOWEST_PRECEDENCE,
+    CallAdvisorChain,
+    ChatClientRequest,
+    ChatClientResponse,
+    StreamAdvisorChain,
+)
+from springtail.client._aggregate import StreamAggregator
+from springtail.client._events import (
+    TOOL_EVENT_RELAY,
+    EventSink,
+    ToolCallFinished,
+    ToolCallStarted,
+    ToolEventRelay,
+    current_sink,
+)
+from springtail.messages import (
+    AssistantMessage,
+    ChatResponse,
+    ChatResponseMetadata,
+    Generation,
+    GenerationMetadata,
+    Message,
+    Prompt,
+    ToolResponseMessage,
+    Usage,
+)
+
+if TYPE_CHECKING:
+    from springtail.execution import (
+        ToolCallingManager,
+        ToolCallLimitExceededError,
+        ToolExecutionResult,
+    )
+
+__all__ = ["LIMIT_EXCEEDED_FINISH_REASON", "ToolCallingAdvisor"]
+
+LIMIT_EXCEEDED_FINISH_REASON = "toolCallLimitExceeded"
+
+_NO_USAGE = Usage()
+
+
+def _has_tool_calls(response: ChatResponse) -> bool:
+    return response.has_tool_calls()
+
+
+def _with_usage(response: ChatResponse, usage: Usage) -> ChatResponse:
+    if response.metadata.usage == usage:
+        return response
+    return replace(response, metadata=replace(response.metadata, usage=usage))
+
+
+def _limit_response(error: ToolCallLimitExceededError, last: ChatResponse) -> ChatResponse:
+    """The answer the caller gets when the manager refuses more tool calls."""
+    text = (
+        f"Tool call limit exceeded: {error} The request was stopped before the model "
+        "could answer; the tool calls within the limit did run."
+    )
+    metadata = GenerationMetadata(
+        finish_reason=LIMIT_EXCEEDED_FINISH_REASON,
+        extra={"tool_name": error.tool_name, "limit": error.limit},
+    )
+    return ChatResponse((Generation(AssistantMessage(text), metadata),), last.metadata)
+
+
+def _relay_attached(manager: object) -> bool:
+    listeners: Any = getattr(manager, "listeners", None)
+    if listeners is None:
+        listeners = getattr(manager, "_listeners", ())
+    return any(isinstance(listener, ToolEventRelay) for listener in listeners)
+
+
+class ToolCallingAdvisor:
+    """Runs the tool loop: model → tools → model … until the model answers.
+
+    Args:
+        tool_calling_manager: Runs the tool calls; default: a
+            ``ToolCallingManager()`` with its default settings (created on
+            first use), listening with :data:`TOOL_EVENT_RELAY` so streams
+            report tool calls as they run.
+        order: Where the loop sits in the chain. Advisors with a larger
+            order run again on every iteration. Must lie strictly between
+            ``HIGHEST_PRECEDENCE`` and ``LOWEST_PRECEDENCE``, so that there
+            is always room for an advisor outside and one inside the loop.
+        eligibility_checker: Whether a response's tool calls should run;
+            default: it has tool calls. Returning ``False`` ends the loop with
+            that response, tool calls unexecuted.
+        conversation_history_enabled: ``True`` sends the whole conversation
+            on every iteration. ``False`` sends only the system message and
+            the latest tool responses, for when a memory advisor inside the
+            loop supplies the history.
+
+    The loop ends when the checker says no, when every executed tool is
+    return-direct (the caller gets the tool results as generations), or when
+    the manager raises ``ToolCallLimitExceededError`` (the caller gets one
+    generation saying so, ``finish_reason == "toolCallLimitExceeded"``).
+    Token usage of the final response is the sum over all iterations.
+    """
+
+    __slots__ = ("_checker", "_history", "_manager", "_order")
+
+    def __init__(
+        self,
+        tool_calling_manager: ToolCallingManager | None = None,
+        order: int = HIGHEST_PRECEDENCE + 300,
+        eligibility_checker: Callable[[ChatResponse], bool] | None = None,
+        conversation_history_enabled: bool = True,
+    ) -> None:
+        if isinstance(order, bool) or not isinstance(order, int):
+            raise TypeError(f"order must be an int, got {type(order).__name__}")
+        if not HIGHEST_PRECEDENCE < order < LOWEST_PRECEDENCE:
+            raise ValueError(
+                f"ToolCallingAdvisor order must lie strictly between HIGHEST_PRECEDENCE "
+                f"({HIGHEST_PRECEDENCE}) and LOWEST_PRECEDENCE ({LOWEST_PRECEDENCE}), got {order}; "
+                "the default, HIGHEST_PRECEDENCE + 300, leaves room on both sides"
+            )
+        self._manager = tool_calling_manager
+        self._order = order
+        self._checker = eligibility_checker or _has_tool_calls
+        self._history = conversation_history_enabled
+
+    @property
+    def name(self) -> str:
+        """The advisor's name, for logs."""
+        return "ToolCallingAdvisor"
+
+    @property
+    def order(self) -> int:
+        """Where the loop sits in the chain (smaller = outer)."""
+        return self._order
+
+    @property
+    def conversation_history_enabled(self) -> bool:
+        """Whether each iteration resends the whole conversation."""
+        return self._history
+
+    @property
+    def tool_calling_manager(self) -> ToolCallingManager:
+        """The manager that runs the tool calls (the default one is built on first use)."""
+        manager = self._manager
+        if manager is None:
+            from springtail.execution import ToolCallingManager
+
+            manager = ToolCallingManager(listeners=(TOOL_EVENT_RELAY,))
+            self._manager = manager
+        return manager
+
+    def __repr__(self) -> str:
+        return (
+            f"ToolCallingAdvisor(order={self._order}, conversation_history_enabled={self._history})"
+        )
+
+    def _next_prompt(self, prompt: Prompt, result: ToolExecutionResult) -> Prompt:
+        history = result.conversation_history
+        if self._history:
+            return prompt.with_messages(history)
+        messages: list[Message] = []
+        system = prompt.system_message
+        if system is not None:
+            messages.append(system)
+        if history and isinstance(history[-1], ToolResponseMessage):
+            messages.append(history[-1])
+        return prompt.with_messages(messages)
+
+    async def advise_call(
+        self, request: ChatClientRequest, chain: CallAdvisorChain
+    ) -> ChatClientResponse:
+        """Call the model, run its tool calls and call it again until it answers."""
+        from springtail.execution import ToolCallLimitExceededError, ToolExecutionResult
+
+        manager = self.tool_calling_manager
+        usage = _NO_USAGE
+        current = request
+        while True:
+            response = await chain.next_call(current)
+            chat_response = response.chat_response
+            usage = usage + chat_response.metadata.usage
+            if not self._checker(chat_response):
+                return response.with_chat_response(_with_usage(chat_response, usage))
+            try:
+                result = await manager.aexecute_tool_calls(current.prompt, chat_response)
+            except ToolCallLimitExceededError as error:
+                final = _limit_response(error, chat_response)
+                return response.with_chat_response(_with_usage(final, usage))
+            if result.return_direct:
+                final = ChatResponse(
+                    tuple(ToolExecutionResult.build_generations(result)),
+                    chat_response.metadata,
+                )
+                return response.with_chat_response(_with_usage(final, usage))
+            current = current.with_prompt(self._next_prompt(current.prompt, result))
+
+    async def advise_stream(
+        self, request: ChatClientRequest, chain: StreamAdvisorChain
+    ) -> AsyncIterator[ChatClientResponse]:
+        """Stream the final answer; tool calls run between iterations, reported as events.
+
+        Chunks without tool calls pass through at once, so the final answer
+        streams live. Chunks carrying tool calls are held back and the calls
+        run once the model's stream has ended (when every call is complete).
+        Usage of the iterations whose chunks were held back is added to the
+        next chunk that goes out, so summing chunk usage gives the total.
+        """
+        from springtail.execution import ToolCallLimitExceededError, ToolExecutionResult
+
+        manager = self.tool_calling_manager
+        sink = current_sink().get()
+        fallback_events = sink is not None and not _relay_attached(manager)
+        carry = _NO_USAGE
+        current = request
+        while True:
+            aggregator = StreamAggregator()
+            held: list[ChatClientResponse] = []
+            held_usage = _NO_USAGE
+            last: ChatClientResponse | None = None
+            async for response in chain.next_stream(current):
+                chunk = response.chat_response
+                aggregator.add(chunk)
+                last = response
+                if chunk.has_tool_calls():
+                    held.append(response)
+                    held_usage = held_usage + chunk.metadata.usage
+                    continue
+                if carry != _NO_USAGE:
+                    response = response.with_chat_response(
+                        _with_usage(chunk, chunk.metadata.usage + carry)
+                    )
+                    carry = _NO_USAGE
+                yield response
+            full = aggregator.response()
+            if not self._checker(full):
+                for response in held:
+                    if carry != _NO_USAGE:
+                        chunk = response.chat_response
+                        response = response.with_chat_response(
+                            _with_usage(chunk, chunk.metadata.usage + carry)
+                        )
+                        carry = _NO_USAGE
+                    yield response
+                if carry != _NO_USAGE:
+                    yield ChatClientResponse(_usage_only(full, carry), current.context)
+                return
+            carry = carry + held_usage
+            context = last.context if last is not None else current.context
+            started = time.perf_counter()
+            if fallback_events:
+                _emit_started(sink, full)
+            try:
+                result = await manager.aexecute_tool_calls(current.prompt, full)
+            except ToolCallLimitExceededError as error:
+                final = _limit_response(error, full)
+                yield ChatClientResponse(_with_usage(final, carry), context)
+                return
+            if fallback_events:
+                _emit_finished(sink, result, time.perf_counter() - started)
+            if result.return_direct:
+                final = ChatResponse(
+                    tuple(ToolExecutionResult.build_generations(result)), full.metadata
+                )
+                yield ChatClientResponse(_with_usage(final, carry), context)
+                return
+            current = current.with_prompt(self._next_prompt(current.prompt, result))
+
+
+def _usage_only(response: ChatResponse, usage: Usage) -> ChatResponse:
+    meta = response.metadata
+    return ChatResponse((), ChatResponseMetadata(meta.id, meta.model, usage))
+
+
+def _emit_started(sink: EventSink | None, response: ChatResponse) -> None:
+    if sink is None:
+        return
+    for generation in response.results:
+        if generation.output.tool_calls:
+            for call in generation.output.tool_calls:
+                sink.emit(ToolCallStarted(call.id, call.name, call.arguments))
+            return
+
+
+def _emit_finished(sink: EventSink | None, result: ToolExecutionResult, duration: float) -> None:
+    """Report a manager's results after the fact when it has no relay listener."""
+    if sink is None:
+        return
+    for message in reversed(result.conversation_history):
+        if isinstance(message, ToolResponseMessage):
+            for r in message.responses:
+                sink.emit(ToolCallFinished(r.id, r.name, r.response_data, r.is_error, duration))
+            return
