@@ -31,10 +31,22 @@ class ToolDefinition:
 
 @dataclass(frozen=True, slots=True)
 class ToolMetadata:
-    """How the tool loop treats a tool's result.
+    """How the tool loop treats a tool and its result.
 
     ``return_direct`` hands the result straight back to the caller instead of
-    sending it to the model again.
+    sending it to the model again. ``timeout`` (seconds, ``None`` for the
+    manager's default) bounds one run of the tool, and ``requires_approval``
+    asks the manager's approver before every run; they live here so that a
+    hand-built callback can carry them too, not only ``@tool`` functions.
     """
 
     return_direct: bool = False
+    timeout: float | None = None
+    requires_approval: bool = False
+
+    def __post_init__(self) -> None:
+        if self.timeout is not None and not self.timeout > 0:
+            raise ValueError(
+                f"ToolMetadata.timeout must be a positive number of seconds or None, "
+                f"got {self.timeout!r}"
+            )
