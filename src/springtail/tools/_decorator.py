@@ -8,7 +8,6 @@ cached on the record, shared by every instance of a class.
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Callable
 from typing import Any, TypeVar, overload
@@ -18,8 +17,6 @@ from springtail.tools._definition import ToolDefinition, ToolMetadata
 from springtail.tools._signature import CompiledSignature, compile_signature
 
 __all__ = ["TOOL_ATTRIBUTE", "ToolSpec", "check_tool_name", "spec_of", "tool"]
-
-logger = logging.getLogger("springtail.tools")
 
 TOOL_ATTRIBUTE = "__springtail_tool__"
 _PORTABLE_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
@@ -32,7 +29,9 @@ def check_tool_name(name: str) -> str:
     if not isinstance(name, str) or not name.strip():
         raise ValueError(f"a tool name must be a non-empty string, got {name!r}")
     if not _PORTABLE_NAME.match(name):
-        logger.warning(
+        import logging  # deferred: only an odd name needs it
+
+        logging.getLogger("springtail.tools").warning(
             "Tool name %r is outside ^[A-Za-z0-9_.-]{1,64}$; some model providers reject such "
             "names. Pass @tool(name=...) to choose a portable one.",
             name,

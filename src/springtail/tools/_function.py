@@ -8,7 +8,6 @@ import typing
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from springtail import _sync
 from springtail.tools._context import ToolContext
 from springtail.tools._converter import DefaultToolCallResultConverter, ToolCallResultConverter
 from springtail.tools._decorator import check_tool_name
@@ -166,7 +165,9 @@ class FunctionToolCallback:
         args = self._arguments(plan, tool_input, tool_context)
         definition = self.tool_definition
         if self._is_async:
-            result = _sync.run_sync(run_async(definition, self.fn, args, {}))
+            from springtail._sync import run_sync as block_on  # deferred: loads asyncio
+
+            result = block_on(run_async(definition, self.fn, args, {}))
         else:
             result = run_sync(definition, self.fn, args, {})
         return convert(definition, self._converter, result, plan.return_type)

@@ -6,7 +6,6 @@ makes, and its cost is the framework overhead of a call.
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 from collections.abc import Callable
 from typing import Any
@@ -82,6 +81,8 @@ async def run_in_thread(
     kwargs: dict[str, Any],
 ) -> Any:
     """Run a sync tool off the event loop, so ``acall`` never blocks the loop."""
+    import asyncio
+
     return await asyncio.to_thread(run_sync, definition, fn, args, kwargs)
 
 

@@ -6,7 +6,6 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
-from springtail import _sync
 from springtail.tools._context import ToolContext
 from springtail.tools._converter import DefaultToolCallResultConverter, ToolCallResultConverter
 from springtail.tools._definition import ToolDefinition, ToolMetadata
@@ -180,7 +179,9 @@ class MethodToolCallback:
         kwargs = self._arguments(compiled, tool_input, tool_context)
         definition = self.tool_definition
         if self._is_async:
-            result = _sync.run_sync(run_async(definition, self._target, (), kwargs))
+            from springtail._sync import run_sync as block_on  # deferred: loads asyncio
+
+            result = block_on(run_async(definition, self._target, (), kwargs))
         else:
             result = run_sync(definition, self._target, (), kwargs)
         return convert(definition, self._converter, result, compiled.return_type)
