@@ -21,7 +21,7 @@ SCHEMES: dict[str, str] = {
     "ollama": "ollama:qwen3.5:4b",
     "openai": "openai:gpt-4o-mini",
     "openai-compatible": "openai-compatible:http://127.0.0.1:8080/v1[#model-name]",
-    "anthropic": "anthropic:claude-sonnet-4-5",
+    "anthropic": "anthropic:claude-sonnet-5-5",
 }
 """Every scheme :func:`from_uri` knows, with an example of each."""
 

@@ -1,0 +1,437 @@
+"""Anthropic's Messages API, through the official ``anthropic`` SDK.
+
+The Messages API differs from chat completions in ways that matter for the
+tool loop: the system prompt is a top-level field, tool calls are
+``tool_use`` content blocks whose input is an object, their results are
+``tool_result`` blocks inside a *user* turn (all results of one assistant
+turn together, with ``is_error``), and user and assistant turns must
+alternate. This module owns that translation; the SDK (imported on first
+request) owns HTTP and the retries of 429, 5xx and timeouts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import weakref
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from springtail._sync import iterate_sync, run_sync
+from springtail.messages import (
+    AssistantMessage,
+    ChatOptions,
+    ChatResponse,
+    ChatResponseMetadata,
+    Generation,
+    GenerationMetadata,
+    Message,
+    Prompt,
+    SystemMessage,
+    ToolResponseMessage,
+    Usage,
+    UserMessage,
+)
+from springtail.models._base import ModelError, ModelUnavailableError
+from springtail.models._wire import (
+    ToolCallAssembler,
+    arguments_to_object,
+    effective_options,
+    object_to_arguments,
+    repair_tool_call,
+    tool_definitions,
+    usage_value,
+)
+
+if TYPE_CHECKING:
+    from anthropic import AsyncAnthropic
+
+__all__ = ["AnthropicChatModel"]
+
+DEFAULT_MODEL = "claude-sonnet-5-5"
+_TOOL_CHOICE_KEYWORDS = {"auto": "auto", "any": "any", "none": "none", "required": "any"}
+
+
+class AnthropicChatModel:
+    """A Claude model behind Anthropic's Messages API.
+
+    Args:
+        model: The model name, e.g. ``claude-sonnet-5-5``.
+        api_key: ``None`` reads ``ANTHROPIC_API_KEY``.
+        base_url: ``None`` reads ``ANTHROPIC_BASE_URL``, then uses Anthropic's
+            own endpoint (set it for a proxy or gateway).
+        max_tokens: The answer's token limit when the request sets none; the
+            Messages API requires one on every request.
+        default_options: Options for every request; a request's own options
+            win field by field.
+        timeout: Seconds one HTTP attempt may take.
+        max_retries: Retries of 429, 5xx, timeouts and dropped connections
+            (the SDK's backoff: 0.5 s doubling up to 8 s, with jitter).
+
+    Raises:
+        ModelUnavailableError: No API key was given or found.
+    """
+
+    def __init__(
+        self,
+        model: str = DEFAULT_MODEL,
+        *,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        max_tokens: int = 1024,
+        default_options: ChatOptions | None = None,
+        timeout: float = 600.0,
+        max_retries: int = 2,
+    ) -> None:
+        if max_tokens < 1:
+            raise ValueError(f"max_tokens must be at least 1, got {max_tokens}")
+        if max_retries < 0:
+            raise ValueError(f"max_retries must be 0 or more, got {max_retries}")
+        key = api_key or os.environ.get("ANTHROPIC_API_KEY") or None
+        if key is None:
+            raise ModelUnavailableError(
+                "No Anthropic API key: set ANTHROPIC_API_KEY (or pass api_key=...)."
+            )
+        self.model = model
+        self._api_key = key
+        self.base_url = (
+            base_url or os.environ.get("ANTHROPIC_BASE_URL") or "https://api.anthropic.com"
+        ).rstrip("/")
+        self.max_tokens = max_tokens
+        self.default_options = default_options or ChatOptions()
+        self.timeout = timeout
+        self.max_retries = max_retries
+        self._clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, AsyncAnthropic] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    def __repr__(self) -> str:
+        return f"AnthropicChatModel(model={self.model!r})"
+
+    # -- the ChatModel protocol -------------------------------------------------
+
+    def call(self, prompt: Prompt) -> ChatResponse:
+        """Send the prompt and wait for the whole answer."""
+        return run_sync(self.acall(prompt))
+
+    async def acall(self, prompt: Prompt) -> ChatResponse:
+        """Send the prompt and wait for the whole answer."""
+        request = self._request(prompt)
+        try:
+            message = await self._client().messages.create(**request)
+        except Exception as exc:
+            raise self._translate_error(exc, request["model"]) from exc
+        return _response_from_message(message)
+
+    def stream(self, prompt: Prompt) -> Iterator[ChatResponse]:
+        """Stream the answer: text deltas as they come, each tool call when its block ends."""
+        return iterate_sync(lambda: self.astream(prompt))
+
+    async def astream(self, prompt: Prompt) -> AsyncIterator[ChatResponse]:
+        """Stream the answer: text deltas as they come, each tool call when its block ends."""
+        request = self._request(prompt)
+        request["stream"] = True
+        try:
+            events = await self._client().messages.create(**request)
+        except Exception as exc:
+            raise self._translate_error(exc, request["model"]) from exc
+        state = _StreamState()
+        try:
+            async for event in events:
+                chunk = state.add(event)
+                if chunk is not None:
+                    yield chunk
+        except Exception as exc:
+            raise self._translate_error(exc, request["model"]) from exc
+        finally:
+            await events.close()
+        yield state.final_chunk()
+
+    async def aclose(self) -> None:
+        """Close the HTTP client of the running event loop (others close with their loop)."""
+        client = self._clients.pop(asyncio.get_running_loop(), None)
+        if client is not None:
+            await client.close()
+
+    # -- translation -------------------------------------------------------------
+
+    def _client(self) -> AsyncAnthropic:
+        # An HTTP connection pool belongs to the event loop that opened it.
+        loop = asyncio.get_running_loop()
+        client = self._clients.get(loop)
+        if client is None:
+            try:
+                from anthropic import AsyncAnthropic
+            except ImportError as exc:  # pragma: no cover - depends on the installation
+                raise ModelUnavailableError(
+                    "The anthropic package is not installed: pip install 'springtail[anthropic]'."
+                ) from exc
+            client = AsyncAnthropic(
+                api_key=self._api_key,
+                base_url=self.base_url,
+                timeout=self.timeout,
+                max_retries=self.max_retries,
+            )
+            self._clients[loop] = client
+        return client
+
+    def _request(self, prompt: Prompt) -> dict[str, Any]:
+        options = effective_options(self.default_options, prompt)
+        system, messages = to_anthropic_messages(prompt.messages)
+        request: dict[str, Any] = {
+            "model": options.model or self.model,
+            "max_tokens": options.max_tokens or self.max_tokens,
+            "messages": messages,
+        }
+        if system:
+            request["system"] = system
+        if options.stop:
+            request["stop_sequences"] = list(options.stop)
+        extra = dict(options.extra)
+        # The Messages API takes temperature and top_p; this SDK version no
+        # longer lists them as arguments, so they travel as body fields.
+        for name in ("temperature", "top_p"):
+            value = getattr(options, name)
+            if value is not None:
+                extra.setdefault(name, value)
+        choice = extra.pop("tool_choice", None)
+        definitions = tool_definitions(options)
+        if definitions:
+            request["tools"] = [
+                {
+                    "name": d.name,
+                    "description": d.description,
+                    "input_schema": dict(d.input_schema),
+                }
+                for d in definitions
+            ]
+            tool_choice = _tool_choice(choice)
+            if options.parallel_tool_calls is False and tool_choice.get("type") != "none":
+                tool_choice["disable_parallel_tool_use"] = True
+            if tool_choice != {"type": "auto"}:
+                request["tool_choice"] = tool_choice
+        if extra:
+            request["extra_body"] = extra
+        return request
+
+    def _translate_error(self, exc: Exception, model: str) -> Exception:
+        try:
+            import anthropic
+        except ImportError:  # pragma: no cover - the request could not have been sent
+            return exc
+        where = f"the Anthropic API at {self.base_url}"
+        if isinstance(exc, anthropic.APITimeoutError):
+            return ModelError(
+                f"The Anthropic API did not answer within {self.timeout:g} s "
+                f"({self.max_retries} retries): try again, or raise timeout=."
+            )
+        if isinstance(exc, anthropic.APIConnectionError):
+            return ModelUnavailableError(
+                f"Cannot reach {where}: check the network (or the base_url) and try again."
+            )
+        if isinstance(exc, anthropic.AuthenticationError | anthropic.PermissionDeniedError):
+            return ModelUnavailableError(
+                f"Anthropic rejected the API key ({exc.status_code}): "
+                "check ANTHROPIC_API_KEY or the api_key you passed."
+            )
+        if isinstance(exc, anthropic.NotFoundError):
+            return ModelUnavailableError(
+                f"Anthropic answered 404 for model {model!r}: check the model name."
+            )
+        if isinstance(exc, anthropic.APIStatusError):
+            return ModelError(f"Anthropic answered {exc.status_code}: {_status_message(exc)}")
+        return exc
+
+
+def _status_message(exc: Any) -> str:
+    body = getattr(exc, "body", None)
+    if isinstance(body, Mapping):
+        error = body.get("error", body)
+        if isinstance(error, Mapping) and error.get("message"):
+            return str(error["message"])
+    return str(getattr(exc, "message", exc))
+
+
+def _tool_choice(value: Any) -> dict[str, Any]:
+    """``auto``/``any``/``none`` (``required`` means ``any``), a tool's name, or a wire dict."""
+    if value is None:
+        return {"type": "auto"}
+    if isinstance(value, Mapping):
+        return dict(value)
+    text = str(value)
+    if text in _TOOL_CHOICE_KEYWORDS:
+        return {"type": _TOOL_CHOICE_KEYWORDS[text]}
+    return {"type": "tool", "name": text}
+
+
+def to_anthropic_messages(
+    messages: Sequence[Message],
+) -> tuple[str, list[dict[str, Any]]]:
+    """The system prompt and the alternating user/assistant turns of the Messages API.
+
+    System messages are joined into the top-level system prompt. The tool
+    results of one ToolResponseMessage become ``tool_result`` blocks of one
+    user turn; adjacent turns of one role are merged, since the API rejects
+    two in a row; empty text blocks, which the API rejects, are left out.
+    """
+    system: list[str] = []
+    turns: list[dict[str, Any]] = []
+
+    def add(role: str, blocks: list[dict[str, Any]]) -> None:
+        if not blocks:
+            return
+        if turns and turns[-1]["role"] == role:
+            turns[-1]["content"].extend(blocks)
+        else:
+            turns.append({"role": role, "content": blocks})
+
+    for message in messages:
+        if isinstance(message, SystemMessage):
+            if message.text:
+                system.append(message.text)
+        elif isinstance(message, UserMessage):
+            add("user", [{"type": "text", "text": message.text}] if message.text else [])
+        elif isinstance(message, AssistantMessage):
+            blocks: list[dict[str, Any]] = []
+            if message.text:
+                blocks.append({"type": "text", "text": message.text})
+            blocks.extend(
+                {
+                    "type": "tool_use",
+                    "id": call.id,
+                    "name": call.name,
+                    "input": arguments_to_object(call.arguments),
+                }
+                for call in message.tool_calls
+            )
+            add("assistant", blocks)
+        elif isinstance(message, ToolResponseMessage):
+            results: list[dict[str, Any]] = []
+            for r in message.responses:
+                block: dict[str, Any] = {
+                    "type": "tool_result",
+                    "tool_use_id": r.id,
+                    "content": r.response_data,
+                }
+                if r.is_error:
+                    block["is_error"] = True
+                results.append(block)
+            add("user", results)
+        else:  # pragma: no cover - the Message union is closed
+            raise TypeError(f"Cannot send a {type(message).__name__} to Anthropic")
+    return "\n\n".join(system), turns
+
+
+def _usage(raw: Any) -> Usage:
+    if raw is None:
+        return Usage()
+    prompt = usage_value(raw, "input_tokens")
+    completion = usage_value(raw, "output_tokens")
+    return Usage(prompt, completion, prompt + completion)
+
+
+def _response_from_message(message: Any) -> ChatResponse:
+    texts: list[str] = []
+    thinking: list[str] = []
+    calls = []
+    for block in message.content or ():
+        kind = getattr(block, "type", None)
+        if kind == "text":
+            texts.append(block.text)
+        elif kind == "tool_use":
+            calls.append(
+                repair_tool_call(
+                    getattr(block, "id", None),
+                    getattr(block, "name", None),
+                    object_to_arguments(getattr(block, "input", None)),
+                )
+            )
+        elif kind == "thinking":
+            thinking.append(getattr(block, "thinking", ""))
+    extra = {"thinking": "".join(thinking)} if thinking else {}
+    return ChatResponse(
+        (
+            Generation(
+                AssistantMessage(text="".join(texts), tool_calls=tuple(calls)),
+                GenerationMetadata(finish_reason=message.stop_reason, extra=extra),
+            ),
+        ),
+        ChatResponseMetadata(id=message.id, model=message.model, usage=_usage(message.usage)),
+    )
+
+
+class _StreamState:
+    """What a stream has said so far; turns raw events into springtail chunks."""
+
+    def __init__(self) -> None:
+        self.id: str | None = None
+        self.model: str | None = None
+        self.stop_reason: str | None = None
+        self.input_tokens = 0
+        self.output_tokens = 0
+        self.calls = ToolCallAssembler()
+        self.tool_blocks: set[int] = set()
+
+    def _metadata(self, usage: Usage | None = None) -> ChatResponseMetadata:
+        return ChatResponseMetadata(id=self.id, model=self.model, usage=usage or Usage())
+
+    def _chunk(
+        self, message: AssistantMessage, extra: Mapping[str, Any] | None = None
+    ) -> ChatResponse:
+        return ChatResponse(
+            (Generation(message, GenerationMetadata(extra=dict(extra or {}))),), self._metadata()
+        )
+
+    def add(self, event: Any) -> ChatResponse | None:
+        """Take one event in; return the chunk it completes, if any."""
+        kind = getattr(event, "type", None)
+        if kind == "message_start":
+            message = event.message
+            self.id, self.model = message.id, message.model
+            self.input_tokens = usage_value(message.usage, "input_tokens")
+            self.output_tokens = usage_value(message.usage, "output_tokens")
+        elif kind == "content_block_start":
+            block = event.content_block
+            if getattr(block, "type", None) == "tool_use":
+                self.tool_blocks.add(event.index)
+                initial = getattr(block, "input", None)
+                self.calls.add(
+                    event.index,
+                    call_id=getattr(block, "id", None),
+                    name=getattr(block, "name", None),
+                    arguments=json.dumps(initial) if initial else None,
+                )
+            elif getattr(block, "type", None) == "text" and getattr(block, "text", ""):
+                return self._chunk(AssistantMessage(text=block.text))
+        elif kind == "content_block_delta":
+            delta = event.delta
+            delta_type = getattr(delta, "type", None)
+            if delta_type == "text_delta":
+                return self._chunk(AssistantMessage(text=delta.text))
+            if delta_type == "input_json_delta":
+                self.calls.add(event.index, arguments=delta.partial_json)
+            elif delta_type == "thinking_delta":
+                return self._chunk(AssistantMessage(), {"thinking": delta.thinking})
+        elif kind == "content_block_stop":
+            if event.index in self.tool_blocks:
+                self.tool_blocks.discard(event.index)
+                call = self.calls.pop(event.index)
+                if call is not None:
+                    return self._chunk(AssistantMessage(tool_calls=(call,)))
+        elif kind == "message_delta":
+            self.stop_reason = getattr(event.delta, "stop_reason", None) or self.stop_reason
+            usage = getattr(event, "usage", None)
+            if usage is not None:
+                self.output_tokens = usage_value(usage, "output_tokens") or self.output_tokens
+                self.input_tokens = usage_value(usage, "input_tokens") or self.input_tokens
+        return None
+
+    def final_chunk(self) -> ChatResponse:
+        """The last chunk: calls a stream left open, the stop reason and the usage."""
+        usage = Usage(self.input_tokens, self.output_tokens, self.input_tokens + self.output_tokens)
+        output = AssistantMessage(tool_calls=tuple(self.calls.finish()))
+        return ChatResponse(
+            (Generation(output, GenerationMetadata(finish_reason=self.stop_reason)),),
+            self._metadata(usage),
+        )

@@ -1,0 +1,199 @@
+"""AnthropicChatModel through the official SDK, against recorded Messages API exchanges."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from replay_server import (
+    WEATHER,
+    WEATHER_SCHEMA,
+    ReplayServer,
+    Reply,
+    closed_port,
+    load_recording,
+    replies,
+)
+from springtail.messages import (
+    AssistantMessage,
+    ChatOptions,
+    Prompt,
+    SystemMessage,
+    ToolCall,
+    ToolResponse,
+    ToolResponseMessage,
+    UserMessage,
+)
+from springtail.models import ModelError, ModelUnavailableError
+from springtail.models._anthropic import AnthropicChatModel
+
+
+def model_for(server: ReplayServer, **kwargs: Any) -> AnthropicChatModel:
+    kwargs.setdefault("max_retries", 0)
+    return AnthropicChatModel(
+        "claude-sonnet-5-5", api_key="sk-ant-test", base_url=server.url, **kwargs
+    )
+
+
+async def test_tool_loop_exchange_places_system_tools_and_results_as_the_api_wants() -> None:
+    options = ChatOptions(
+        temperature=0.0,
+        stop=("END",),
+        parallel_tool_calls=False,
+        tool_callbacks=(WEATHER,),
+    )
+    first_prompt = Prompt(
+        [SystemMessage("Be brief."), SystemMessage("Use tools."), UserMessage("Weather?")], options
+    )
+    with ReplayServer(replies(load_recording("anthropic_tool_loop"))) as server:
+        model = model_for(server, max_tokens=300)
+        first = await model.acall(first_prompt)
+        assert first.result is not None
+        answers = ToolResponseMessage(
+            (
+                ToolResponse("toolu_01", "weather", "Rain"),
+                ToolResponse("toolu_02", "weather", "Service down", is_error=True),
+            )
+        )
+        second = await model.acall(
+            Prompt([*first_prompt.messages, first.result.output, answers], options)
+        )
+
+    output = first.result.output
+    assert output.text == "I'll check both cities."
+    assert [(c.id, c.name, json.loads(c.arguments)) for c in output.tool_calls] == [
+        ("toolu_01", "weather", {"city": "Oslo", "when": {"day": "today"}}),
+        ("toolu_02", "weather", {"city": "Rome"}),
+    ]
+    assert first.result.metadata.finish_reason == "tool_use"
+    assert first.metadata.usage.total_tokens == 508
+    assert second.text == "Rain in Oslo; I could not get Rome."
+
+    sent = server.received[0]
+    assert sent.path == "/v1/messages"
+    credentials = f"{sent.headers.get('x-api-key')} {sent.headers.get('authorization')}"
+    assert "sk-ant-test" in credentials
+    assert sent.body["system"] == "Be brief.\n\nUse tools."
+    assert sent.body["messages"] == [
+        {"role": "user", "content": [{"type": "text", "text": "Weather?"}]}
+    ]
+    assert sent.body["max_tokens"] == 300
+    assert sent.body["temperature"] == 0.0
+    assert sent.body["stop_sequences"] == ["END"]
+    assert sent.body["tools"] == [
+        {"name": "weather", "description": "Weather for a city.", "input_schema": WEATHER_SCHEMA}
+    ]
+    assert sent.body["tool_choice"] == {"type": "auto", "disable_parallel_tool_use": True}
+
+    history = server.received[1].body["messages"]
+    assert [m["role"] for m in history] == ["user", "assistant", "user"]
+    assert history[1]["content"] == [
+        {"type": "text", "text": "I'll check both cities."},
+        {
+            "type": "tool_use",
+            "id": "toolu_01",
+            "name": "weather",
+            "input": {"city": "Oslo", "when": {"day": "today"}},
+        },
+        {"type": "tool_use", "id": "toolu_02", "name": "weather", "input": {"city": "Rome"}},
+    ]
+    # Both results in one user turn; is_error passed through.
+    assert history[2]["content"] == [
+        {"type": "tool_result", "tool_use_id": "toolu_01", "content": "Rain"},
+        {
+            "type": "tool_result",
+            "tool_use_id": "toolu_02",
+            "content": "Service down",
+            "is_error": True,
+        },
+    ]
+
+
+async def test_stream_assembles_input_json_deltas_into_one_call_each() -> None:
+    with ReplayServer(replies(load_recording("anthropic_stream"))) as server:
+        model = model_for(server)
+        prompt = Prompt("Weather?", ChatOptions(tool_callbacks=(WEATHER,)))
+        chunks = [c async for c in model.astream(prompt)]
+    assert server.received[0].body["stream"] is True
+    assert "tool_choice" not in server.received[0].body
+    assert "".join(c.text for c in chunks) == "Let me check."
+    calls = [call for c in chunks for call in c.results[0].output.tool_calls]
+    assert calls == [
+        ToolCall("toolu_01S", "weather", '{"city": "Oslo"}'),
+        ToolCall("toolu_02S", "weather", "{}"),
+    ]
+    assert chunks[-1].results[0].metadata.finish_reason == "tool_use"
+    assert chunks[-1].metadata.usage == chunks[-1].metadata.usage.__class__(472, 89, 561)
+
+
+def test_overload_and_rate_limit_are_retried_then_errors_are_clear_sentences() -> None:
+    with ReplayServer(replies(load_recording("anthropic_errors"))) as server:
+        model = model_for(server, max_retries=2)
+        assert model.call(Prompt("hi")).text == "Hello."
+        with pytest.raises(ModelUnavailableError, match="check ANTHROPIC_API_KEY"):
+            model.call(Prompt("hi"))
+        pieces: list[str] = []
+
+        def consume() -> None:
+            pieces.extend(chunk.text for chunk in model.stream(Prompt("hi")))
+
+        with pytest.raises(ModelError, match="Overloaded"):
+            consume()
+    assert pieces == ["Hel"]
+    assert len(server.received) == 5
+
+
+def test_forced_tool_and_any_choice_translate_to_tool_choice() -> None:
+    answer = {
+        "id": "m",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-sonnet-5-5",
+        "content": [{"type": "text", "text": "ok"}],
+        "stop_reason": "end_turn",
+        "usage": {"input_tokens": 1, "output_tokens": 1},
+    }
+    with ReplayServer([Reply(json=answer), Reply(json=answer)]) as server:
+        model = model_for(server)
+        for choice in ("weather", "required"):
+            options = ChatOptions(tool_callbacks=(WEATHER,), extra={"tool_choice": choice})
+            model.call(Prompt("hi", options))
+    assert server.received[0].body["tool_choice"] == {"type": "tool", "name": "weather"}
+    assert server.received[1].body["tool_choice"] == {"type": "any"}
+
+
+def test_turns_alternate_even_when_a_user_message_follows_tool_results() -> None:
+    answer = {
+        "id": "m",
+        "type": "message",
+        "role": "assistant",
+        "model": "c",
+        "content": [],
+        "stop_reason": "end_turn",
+        "usage": {"input_tokens": 1, "output_tokens": 0},
+    }
+    history = [
+        UserMessage("hi"),
+        AssistantMessage(tool_calls=(ToolCall("t1", "weather", "not json"),)),
+        ToolResponseMessage((ToolResponse("t1", "weather", "Invalid JSON", is_error=True),)),
+        UserMessage("try again"),
+    ]
+    with ReplayServer([Reply(json=answer)]) as server:
+        response = model_for(server).call(Prompt(history))
+    assert response.text == ""
+    sent = server.received[0].body["messages"]
+    assert [m["role"] for m in sent] == ["user", "assistant", "user"]
+    assert sent[1]["content"][0]["input"] == {}
+    assert [block["type"] for block in sent[2]["content"]] == ["tool_result", "text"]
+
+
+def test_unreachable_api_and_missing_key_are_one_sentence(monkeypatch: pytest.MonkeyPatch) -> None:
+    url = f"http://127.0.0.1:{closed_port()}"
+    model = AnthropicChatModel(api_key="k", base_url=url, max_retries=0)
+    with pytest.raises(ModelUnavailableError, match=f"Cannot reach the Anthropic API at {url}"):
+        model.call(Prompt("hi"))
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    with pytest.raises(ModelUnavailableError, match="set ANTHROPIC_API_KEY"):
+        AnthropicChatModel()
