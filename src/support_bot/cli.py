@@ -1,0 +1,187 @@
+"""``support-bot``: the chat, ``support-bot ask "..."`` for one answer, and clear failures.
+
+Exit codes: 0 done; 1 a model reply failed (``ask``); 2 the model is
+unavailable or the ``--model`` value is wrong; 3 the database cannot be used;
+130 interrupted. Every failure is one sentence on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from rich.console import Console
+from rich.text import Text
+
+from springtail import ModelError, ModelUnavailableError
+from support_bot._model import DEFAULT_MODEL_URI, build_model
+from support_bot._store import Store, StoreError
+from support_bot.steps import STEPS, Step, StepEnv, build_step
+from support_bot.ui._input import PlainLineReader, PromptLineReader, TerminalLineReader
+from support_bot.ui._repl import new_conversation_id, run_chat
+from support_bot.ui._reporter import ConsoleReporter
+
+__all__ = ["main"]
+
+HISTORY_FILENAME = "input-history"
+
+EXIT_OK = 0
+EXIT_MODEL_REPLY = 1
+EXIT_MODEL_UNAVAILABLE = 2
+EXIT_STORE = 3
+EXIT_INTERRUPTED = 130
+
+
+def _add_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--model",
+        default=DEFAULT_MODEL_URI,
+        metavar="URI",
+        help="chat model: llamacpp:embedded (default), llamacpp:embedded-small, "
+        "ollama:qwen3.5:4b, openai:gpt-4o-mini, openai-compatible:http://127.0.0.1:8080/v1, "
+        "anthropic:MODEL",
+    )
+    parser.add_argument(
+        "--conversation", metavar="ID", help="conversation id to resume (final step)"
+    )
+    parser.add_argument(
+        "--step", choices=list(STEPS), default="final", help="which way of running tools"
+    )
+    parser.add_argument(
+        "--yes", action="store_true", help="approve every tool that asks (product_reserve)"
+    )
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        metavar="DIR",
+        help="folder of support-bot.db (default: $SUPPORT_BOT_DATA_DIR or the user data folder)",
+    )
+    parser.add_argument(
+        "--threads", type=int, metavar="N", help="CPU threads for the embedded model"
+    )
+    shown = parser.add_mutually_exclusive_group()
+    shown.add_argument(
+        "--show-tools",
+        dest="show_tools",
+        action="store_true",
+        default=None,
+        help="print a line per tool call (default in the chat; on stderr for ask)",
+    )
+    shown.add_argument("--hide-tools", dest="show_tools", action="store_false")
+
+
+def _parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
+    chat = argparse.ArgumentParser(
+        prog="support-bot",
+        description="A business-support chatbot that calls tools, on springtail.",
+        epilog='One answer and exit: support-bot ask "What is 128 times 32?" [options]. '
+        "In the chat, type /help for commands.",
+    )
+    _add_options(chat)
+    ask = argparse.ArgumentParser(
+        prog="support-bot ask", description="Answer one request on stdout and exit."
+    )
+    ask.add_argument("request", help="what to ask, in quotes")
+    _add_options(ask)
+    return chat, ask
+
+
+def _fail(message: str, code: int) -> int:
+    err = Console(stderr=True, highlight=False)
+    err.print(f"support-bot: {message}", markup=False, soft_wrap=True)
+    return code
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the chat or ``ask``; returns the exit code."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    chat_parser, ask_parser = _parsers()
+    if args_list and args_list[0] == "ask":
+        args = ask_parser.parse_args(args_list[1:])
+    else:
+        args = chat_parser.parse_args(args_list)
+        args.request = None
+    if args.threads is not None and args.threads < 1:
+        chat_parser.error("--threads must be at least 1")
+    try:
+        return _run(args)
+    except KeyboardInterrupt:
+        return _fail("interrupted; nothing was lost.", EXIT_INTERRUPTED)
+    except ModelUnavailableError as exc:
+        return _fail(str(exc), EXIT_MODEL_UNAVAILABLE)
+    except StoreError as exc:
+        return _fail(str(exc), EXIT_STORE)
+    except ModelError as exc:
+        return _fail(f"The model failed: {exc}", EXIT_MODEL_REPLY)
+
+
+def _run(args: argparse.Namespace) -> int:
+    asking = args.request is not None
+    interactive = not asking and sys.stdin.isatty() and sys.stdout.isatty()
+    out = Console(highlight=False) if interactive else Console(highlight=False, no_color=True)
+    err = Console(stderr=True, highlight=False)
+    show_tools = args.show_tools if args.show_tools is not None else not asking
+    tools_out = (err if asking or not interactive else out) if show_tools else None
+
+    store = Store.in_data_dir(args.data_dir)
+    try:
+        if interactive:
+            with out.status("Loading the model…", spinner="dots"):
+                model, label = build_model(args.model, threads=args.threads)
+        else:
+            model, label = build_model(args.model, threads=args.threads)
+    except ValueError as exc:
+        return _fail(f"{exc} (check --model)", EXIT_MODEL_UNAVAILABLE)
+
+    ask_user = TerminalLineReader() if sys.stdin.isatty() else PlainLineReader(echo=sys.stderr)
+    reporter = ConsoleReporter(
+        out, tools_out, interactive=interactive, approve_all=args.yes, read_line=ask_user
+    )
+    env = StepEnv(
+        model=model,
+        store=store,
+        reporter=reporter,
+        user_name=_user_name(),
+        conversation_id=args.conversation or new_conversation_id(),
+        data_dir=store.path.parent,
+    )
+    step = build_step(args.step, env)
+    if asking:
+        return _ask(step, reporter, args.request)
+    _banner(step, label, store, out if interactive else err)
+    read_line = (
+        PromptLineReader(store.path.parent / HISTORY_FILENAME) if interactive else PlainLineReader()
+    )
+    return run_chat(step, reporter, read_line, out, prompt="you> ")
+
+
+def _ask(step: Step, reporter: ConsoleReporter, request: str) -> int:
+    reporter.begin_turn()
+    try:
+        step.ask(request)
+    finally:
+        reporter.end_turn()
+    return EXIT_OK
+
+
+def _banner(step: Step, label: str, store: Store, console: Console) -> None:
+    title = Text("support-bot", style="bold")
+    title.append(f" · step {step.name} · model {label} · data {store.path}", style="")
+    console.print(title, soft_wrap=True)
+    for line in [*step.intro, "Type a request, /help for commands, /exit to leave."]:
+        console.print(Text(line, style="dim"), soft_wrap=True)
+
+
+def _user_name() -> str:
+    try:
+        return os.environ.get("SUPPORT_BOT_USER") or getpass.getuser()
+    except (KeyError, OSError):
+        return "user"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,160 @@
+"""What every step shares: its inputs, how it reports progress, and its shape.
+
+A step is one small program showing one way of running tools. The UI does
+not care which: it hands a step the user's text and draws what the step
+reports through a :class:`Reporter` (the model thinking, each tool call, the
+answer's text). Keeping the reporting behind a protocol is what lets the same
+steps run in the rich terminal, in plain pipes and under tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from springtail import (
+    ChatModel,
+    DefaultToolExecutionExceptionProcessor,
+    Message,
+    ToolCall,
+    ToolCallback,
+    ToolCallingManager,
+    ToolDefinition,
+    ToolResponse,
+)
+from support_bot._store import Store, StoreError
+
+__all__ = [
+    "SYSTEM_PROMPT",
+    "Reporter",
+    "Step",
+    "StepEnv",
+    "ToolLineListener",
+    "approver_for",
+    "make_manager",
+]
+
+SYSTEM_PROMPT = (
+    "You are the support assistant of a small shop that sells study material. "
+    "Use the tools for every calculation, date, discount, customer contact, product stock, "
+    "reservation and to-do: never guess a number or a fact a tool can give. "
+    "When a request needs several tools, call each of them. "
+    "After the tools answer, tell the user briefly what was done and the results."
+)
+
+
+class Reporter(Protocol):
+    """How a step tells the UI what is happening during one turn."""
+
+    def thinking(self) -> None:
+        """The model is about to be called (show a spinner)."""
+
+    def tool_started(self, call_id: str, name: str, arguments: str) -> None:
+        """A tool call starts."""
+
+    def tool_finished(
+        self, call_id: str, name: str, result: str, is_error: bool, duration_s: float
+    ) -> None:
+        """A tool call ended."""
+
+    def text(self, delta: str) -> None:
+        """The next piece of the answer."""
+
+    def approve(self, name: str, arguments: str) -> bool:
+        """Ask the user whether a tool that requires approval may run."""
+
+
+@dataclass(frozen=True, slots=True)
+class StepEnv:
+    """Everything a step is built from; the model is injected so tests can script it."""
+
+    model: ChatModel
+    store: Store
+    reporter: Reporter
+    user_name: str
+    conversation_id: str
+    data_dir: Path
+
+
+class Step(Protocol):
+    """One way of running tools, behind one interface for the UI."""
+
+    name: str
+    """The step's ``--step`` name."""
+
+    @property
+    def tools(self) -> Sequence[ToolCallback]:
+        """The tools this step offers the model."""
+
+    @property
+    def intro(self) -> Sequence[str]:
+        """Lines the UI prints when the step starts (what it shows)."""
+
+    @property
+    def conversation_id(self) -> str:
+        """The conversation this step talks in."""
+
+    def ask(self, text: str) -> str:
+        """Run one turn; report progress through the reporter and return the answer."""
+
+    def history(self) -> list[Message]:
+        """The conversation so far, for ``/history``."""
+
+    def new_conversation(self, conversation_id: str) -> None:
+        """Forget nothing stored, but start talking in another conversation."""
+
+
+class ToolLineListener:
+    """A ``ToolExecutionListener`` that forwards each tool call to the reporter.
+
+    Non-streaming steps use it to show tool calls live; streaming steps get
+    the same facts as stream events instead.
+    """
+
+    def __init__(self, reporter: Reporter) -> None:
+        self._reporter = reporter
+
+    def on_tool_start(self, call: ToolCall, definition: ToolDefinition | None) -> None:
+        """Show the call as running."""
+        self._reporter.tool_started(call.id, call.name, call.arguments)
+
+    def on_tool_end(
+        self,
+        call: ToolCall,
+        definition: ToolDefinition | None,
+        response: ToolResponse,
+        duration_s: float,
+    ) -> None:
+        """Show the call's result."""
+        self._reporter.tool_finished(
+            call.id, call.name, response.response_data, response.is_error, duration_s
+        )
+
+
+def approver_for(reporter: Reporter) -> Any:
+    """The manager's approver: ask the reporter (the user, or ``--yes``)."""
+
+    def approve(call: ToolCall, definition: ToolDefinition) -> bool:
+        return reporter.approve(call.name, call.arguments)
+
+    return approve
+
+
+def make_manager(
+    env: StepEnv, *, report_tools: bool, exception_processor: Any = None
+) -> ToolCallingManager:
+    """A manager that asks for approval and lets store failures reach the UI.
+
+    A locked or damaged database is not something the model can fix, so
+    :class:`StoreError` is rethrown and the UI explains it to the user.
+    """
+    processor = exception_processor or DefaultToolExecutionExceptionProcessor(
+        always_throw=False, rethrow=(StoreError,)
+    )
+    return ToolCallingManager(
+        exception_processor=processor,
+        listeners=(ToolLineListener(env.reporter),) if report_tools else (),
+        approver=approver_for(env.reporter),
+    )

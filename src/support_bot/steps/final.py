@@ -1,0 +1,91 @@
+"""The final bot: every tool, chat memory outside the loop, streamed answers.
+
+The conversation lives in the same SQLite file as the business data, so
+``--conversation ID`` picks up where a previous run left off. The memory
+advisor is ordered outside the ToolCallingAdvisor: it loads the history once
+per request and saves the finished exchange, tool calls included.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from springtail import (
+    ChatClient,
+    ChatMemory,
+    Message,
+    MessageChatMemoryAdvisor,
+    MessageWindowChatMemory,
+    SqliteChatMemoryRepository,
+    ToolCallback,
+    ToolCallingAdvisor,
+)
+from support_bot.steps._base import SYSTEM_PROMPT, StepEnv, make_manager
+from support_bot.steps._turns import stream_turn
+from support_bot.tools import all_tools
+
+__all__ = ["MEMORY_WINDOW", "FinalStep"]
+
+MEMORY_WINDOW = 20
+"""Messages of history sent with each request (small models need short prompts)."""
+
+
+class FinalStep:
+    """All tools, persistent chat memory, streaming, a conversation id."""
+
+    name = "final"
+
+    def __init__(self, env: StepEnv) -> None:
+        self._env = env
+        self._tools = all_tools(env.store)
+        self._memory = MessageWindowChatMemory(
+            repository=SqliteChatMemoryRepository(env.store.path), max_messages=MEMORY_WINDOW
+        )
+        manager = make_manager(env, report_tools=False)  # the stream reports tool calls
+        self._client = ChatClient(
+            env.model,
+            system=SYSTEM_PROMPT,
+            tools=self._tools,
+            advisors=[
+                MessageChatMemoryAdvisor(self._memory, conversation_id=env.conversation_id),
+                ToolCallingAdvisor(tool_calling_manager=manager),
+            ],
+        )
+        self._conversation_id = env.conversation_id
+
+    @property
+    def tools(self) -> Sequence[ToolCallback]:
+        """All thirteen tools."""
+        return self._tools
+
+    @property
+    def intro(self) -> Sequence[str]:
+        """The conversation id, and how to come back to it."""
+        return [
+            f"Conversation {self._conversation_id} "
+            f"(resume it with --conversation {self._conversation_id}).",
+        ]
+
+    @property
+    def conversation_id(self) -> str:
+        """The memory's conversation id."""
+        return self._conversation_id
+
+    def ask(self, text: str) -> str:
+        """One streamed request in this conversation."""
+        spec = (
+            self._client.prompt(text)
+            .advisor_param(ChatMemory.CONVERSATION_ID, self._conversation_id)
+            .tool_context(
+                {"user_name": self._env.user_name, "conversation_id": self._conversation_id}
+            )
+        )
+        return stream_turn(spec, self._env.reporter)
+
+    def history(self) -> list[Message]:
+        """The stored conversation (the memory window)."""
+        return self._memory.get(self._conversation_id)
+
+    def new_conversation(self, conversation_id: str) -> None:
+        """Talk in another conversation; the old one stays stored."""
+        self._conversation_id = conversation_id
