@@ -9,6 +9,7 @@ cached on the record, shared by every instance of a class.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable
 from typing import Any, TypeVar, overload
 
@@ -52,6 +53,7 @@ class ToolSpec:
         "_definitions",
         "description",
         "fn",
+        "localns",
         "metadata",
         "name",
         "result_converter",
@@ -66,8 +68,10 @@ class ToolSpec:
         description: str | None,
         metadata: ToolMetadata,
         result_converter: ToolCallResultConverter | None,
+        localns: dict[str, Any] | None = None,
     ) -> None:
         self.fn = fn
+        self.localns = localns
         self.name = name
         self.description = description
         self.metadata = metadata
@@ -80,7 +84,9 @@ class ToolSpec:
         """Schema and validator for this use of the function, built once."""
         compiled = self._compiled.get(skip_first)
         if compiled is None:
-            compiled = compile_signature(self.fn, name=self.name, skip_first=skip_first)
+            compiled = compile_signature(
+                self.fn, name=self.name, skip_first=skip_first, localns=self.localns
+            )
             self._compiled[skip_first] = compiled
         return compiled
 
@@ -169,7 +175,7 @@ def tool(
         requires_approval=bool(requires_approval),
     )
 
-    def decorate(target: Any) -> Any:
+    def decorate(target: Any, depth: int = 1) -> Any:
         func = target.__func__ if isinstance(target, staticmethod | classmethod) else target
         if isinstance(func, type) or not callable(func):
             raise TypeError(f"@tool decorates functions and methods, not {target!r}")
@@ -180,10 +186,28 @@ def tool(
             description=description,
             metadata=metadata,
             result_converter=result_converter,
+            localns=_caller_locals(depth),
         )
         setattr(func, TOOL_ATTRIBUTE, spec)
         return target
 
     if fn is not None:
-        return decorate(fn)
+        return decorate(fn, depth=2)
     return decorate
+
+
+def _caller_locals(depth: int) -> dict[str, Any] | None:
+    """The local names where ``@tool`` was applied, when that is not module level.
+
+    With ``from __future__ import annotations`` a tool defined inside a
+    function or class body may name types that exist only there; they are
+    gone from any namespace once the schema is built lazily, so the
+    decorator keeps a reference, as pydantic does for models.
+    """
+    try:
+        frame = sys._getframe(depth + 1)  # + 1: the decorate() frame
+    except ValueError:
+        return None
+    if frame.f_locals is frame.f_globals:
+        return None
+    return dict(frame.f_locals)

@@ -24,6 +24,7 @@ _MAP_KEYS = ("properties", "patternProperties", "dependentSchemas")
 # The order a person (and a model) reads an object schema best in.
 _FIRST_KEYS = (
     "$schema",
+    "$ref",
     "type",
     "description",
     "enum",

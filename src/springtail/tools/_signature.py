@@ -46,7 +46,9 @@ def is_context_type(annotation: Any) -> bool:
     return isinstance(base, type) and issubclass(base, ToolContext)
 
 
-def compile_signature(fn: Any, *, name: str, skip_first: bool) -> CompiledSignature:
+def compile_signature(
+    fn: Any, *, name: str, skip_first: bool, localns: dict[str, Any] | None = None
+) -> CompiledSignature:
     """Compile ``fn``'s parameters (minus ``self``/``cls`` when ``skip_first``).
 
     Raises:
@@ -62,7 +64,7 @@ def compile_signature(fn: Any, *, name: str, skip_first: bool) -> CompiledSignat
     target = inspect.unwrap(fn)
     signature = inspect.signature(fn)
     try:
-        hints = typing.get_type_hints(target, include_extras=True)
+        hints = typing.get_type_hints(target, localns=localns, include_extras=True)
     except Exception as exc:  # NameError for unknown names, TypeError for bad ones
         raise TypeError(f"tool {name!r}: cannot resolve the type hints of {fn!r}: {exc}") from exc
     params = list(signature.parameters.values())
