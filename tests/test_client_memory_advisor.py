@@ -1,0 +1,176 @@
+"""MessageChatMemoryAdvisor: history in, the new exchange out, outside and inside the loop."""
+
+import pytest
+
+from springtail import tool
+from springtail.client import (
+    HIGHEST_PRECEDENCE,
+    ChatClient,
+    MessageChatMemoryAdvisor,
+    ToolCallingAdvisor,
+)
+from springtail.memory import ChatMemory, MessageWindowChatMemory
+from springtail.messages import (
+    AssistantMessage,
+    ChatResponse,
+    Generation,
+    GenerationMetadata,
+    Message,
+    SystemMessage,
+    ToolCall,
+    ToolResponseMessage,
+    UserMessage,
+)
+from springtail.models import ScriptedChatModel
+
+
+@tool
+def lookup(sku: str) -> str:
+    """Stock of a product."""
+    return f"{sku}: 7 in stock"
+
+
+@tool(return_direct=True)
+def summary(topic: str) -> str:
+    """A finished summary."""
+    return f"Summary of {topic}"
+
+
+TOOL_CALL = AssistantMessage("", (ToolCall("c1", "lookup", '{"sku": "A"}'),))
+
+
+def kinds(messages: list[Message] | tuple[Message, ...]) -> list[str]:
+    return [type(m).__name__ for m in messages]
+
+
+def test_outside_the_loop_remembers_user_and_final_answer() -> None:
+    memory = MessageWindowChatMemory()
+    model = ScriptedChatModel([TOOL_CALL, "7 left.", "You asked about A."])
+    client = ChatClient(
+        model, system="sys", tools=[lookup], advisors=[MessageChatMemoryAdvisor(memory)]
+    )
+    assert client.prompt("Stock of A?").call().content() == "7 left."
+    assert memory.get("default") == [UserMessage("Stock of A?"), AssistantMessage("7 left.")]
+    client.prompt("What did I ask?").call().content()
+    assert model.prompts[2].messages == (
+        SystemMessage("sys"),
+        UserMessage("Stock of A?"),
+        AssistantMessage("7 left."),
+        UserMessage("What did I ask?"),
+    )
+
+
+def test_conversation_id_param_picks_the_conversation() -> None:
+    memory = MessageWindowChatMemory()
+    model = ScriptedChatModel(["one", "two", "three"])
+    client = ChatClient(model, advisors=[MessageChatMemoryAdvisor(memory)])
+    client.prompt("to c1").advisor_param(ChatMemory.CONVERSATION_ID, "c1").call().content()
+    client.prompt("to c2").advisor_param(ChatMemory.CONVERSATION_ID, "c2").call().content()
+    client.prompt("to default").call().content()
+    assert memory.get("c1") == [UserMessage("to c1"), AssistantMessage("one")]
+    assert memory.get("c2") == [UserMessage("to c2"), AssistantMessage("two")]
+    assert memory.get("default") == [UserMessage("to default"), AssistantMessage("three")]
+    assert model.prompts[1].messages == (UserMessage("to c2"),)
+
+
+@pytest.mark.parametrize("history_enabled", [True, False])
+def test_inside_the_loop_remembers_tool_calls_with_their_responses(
+    history_enabled: bool,
+) -> None:
+    memory = MessageWindowChatMemory()
+    memory.add("default", [UserMessage("earlier"), AssistantMessage("earlier answer")])
+    model = ScriptedChatModel([TOOL_CALL, "7 left."])
+    client = ChatClient(
+        model,
+        system="sys",
+        tools=[lookup],
+        advisors=[
+            ToolCallingAdvisor(conversation_history_enabled=history_enabled),
+            MessageChatMemoryAdvisor(memory, order=HIGHEST_PRECEDENCE + 1000),
+        ],
+    )
+    assert client.prompt("Stock of A?").call().content() == "7 left."
+    remembered = memory.get("default")
+    assert kinds(remembered) == [
+        "UserMessage",
+        "AssistantMessage",
+        "UserMessage",
+        "AssistantMessage",
+        "ToolResponseMessage",
+        "AssistantMessage",
+    ]
+    assert remembered[3] == TOOL_CALL
+    # The second model call sees the whole conversation exactly once.
+    second = model.prompts[1].messages
+    assert kinds(second) == ["SystemMessage", *kinds(remembered[:5])]
+    assert second[1:] == tuple(remembered[:5])
+
+
+def test_a_pending_tool_call_is_never_saved_without_its_responses() -> None:
+    memory = MessageWindowChatMemory()
+    model = ScriptedChatModel(
+        [AssistantMessage("", (ToolCall("c1", "summary", '{"topic": "x"}'),))]
+    )
+    client = ChatClient(
+        model,
+        tools=[summary],
+        advisors=[
+            ToolCallingAdvisor(),
+            MessageChatMemoryAdvisor(memory, order=0),
+        ],
+    )
+    assert client.prompt("sum up").call().content() == "Summary of x"
+    remembered = memory.get("default")
+    assert remembered == [UserMessage("sum up")]
+    assert not any(isinstance(m, ToolResponseMessage) for m in remembered)
+
+
+def test_unexecuted_tool_calls_are_not_remembered() -> None:
+    memory = MessageWindowChatMemory()
+    model = ScriptedChatModel([TOOL_CALL])
+    client = ChatClient(
+        model,
+        tools=[lookup],
+        advisors=[MessageChatMemoryAdvisor(memory)],
+        tool_calling_auto_register=False,
+    )
+    assert client.prompt("q").call().chat_response().has_tool_calls()
+    assert memory.get("default") == [UserMessage("q")]
+
+
+def test_request_system_message_wins_over_a_remembered_one() -> None:
+    memory = MessageWindowChatMemory()
+    memory.add("default", [SystemMessage("old sys"), UserMessage("u"), AssistantMessage("a")])
+    model = ScriptedChatModel(["x", "y"])
+    client = ChatClient(model, advisors=[MessageChatMemoryAdvisor(memory)])
+    client.prompt("q").system("new sys").call().content()
+    assert model.prompts[0].messages[0] == SystemMessage("new sys")
+    assert kinds(model.prompts[0].messages).count("SystemMessage") == 1
+    client.prompt("q2").call().content()
+    assert model.prompts[1].messages[0] == SystemMessage("old sys")
+
+
+def test_stream_remembers_the_whole_streamed_answer() -> None:
+    memory = MessageWindowChatMemory()
+    model = ScriptedChatModel([TOOL_CALL, "seven are left"])
+    client = ChatClient(model, tools=[lookup], advisors=[MessageChatMemoryAdvisor(memory)])
+    assert "".join(client.prompt("Stock?").stream().content()) == "seven are left"
+    assert memory.get("default") == [UserMessage("Stock?"), AssistantMessage("seven are left")]
+
+
+def test_first_generation_with_text_is_what_is_remembered() -> None:
+    memory = MessageWindowChatMemory()
+    response = ChatResponse(
+        (
+            Generation(AssistantMessage("first"), GenerationMetadata("stop")),
+            Generation(AssistantMessage("second")),
+        ),
+    )
+    client = ChatClient(ScriptedChatModel([response]), advisors=[MessageChatMemoryAdvisor(memory)])
+    client.prompt("q").call().content()
+    assert memory.get("default")[-1] == AssistantMessage("first")
+
+
+def test_empty_conversation_id_is_rejected() -> None:
+    with pytest.raises(ValueError, match="conversation_id"):
+        MessageChatMemoryAdvisor(MessageWindowChatMemory(), conversation_id="")
