@@ -1,0 +1,122 @@
+"""PostgresChatMemoryRepository against a real, throw-away PostgreSQL server on loopback.
+
+The repository contract tests are imported from test_memory_sqlite.py and run
+here with a PostgreSQL ``store``, so both repositories pass the same tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from postgres_server import PostgresServer, PostgresUnavailable, free_port, start_postgres
+from springtail.memory import ChatMemoryError, MessageWindowChatMemory, PostgresChatMemoryRepository
+from springtail.messages import UserMessage
+from test_memory_sqlite import (  # noqa: F401  (collected here with the PostgreSQL store)
+    Store,
+    test_contract_a_failed_update_changes_nothing,
+    test_contract_a_repository_made_before_fork_works_in_the_child,
+    test_contract_adding_to_a_long_conversation_keeps_unchanged_rows,
+    test_contract_conversation_ids_list_every_stored_conversation,
+    test_contract_every_message_kind_round_trips_exactly,
+    test_contract_readers_never_see_half_a_save,
+    test_contract_replacing_the_system_message_persists_in_order,
+    test_contract_save_all_replaces_and_empty_deletes,
+    test_contract_several_processes_adding_lose_no_message,
+    test_contract_several_processes_keep_a_valid_window,
+    test_contract_threads_sharing_one_repository_lose_nothing,
+    test_contract_unknown_conversations_are_empty_and_delete_is_idempotent,
+)
+
+psycopg = pytest.importorskip("psycopg", reason="needs the postgres extra (psycopg 3)")
+
+pytestmark = pytest.mark.postgres
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    try:
+        server = start_postgres()
+    except PostgresUnavailable as exc:
+        pytest.skip(str(exc))
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def store(postgres_server: PostgresServer) -> Iterator[Store]:
+    dsn = postgres_server.dsn
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute("DROP TABLE IF EXISTS springtail_chat_memory")
+    opened: list[PostgresChatMemoryRepository] = []
+
+    def new() -> PostgresChatMemoryRepository:
+        repository = PostgresChatMemoryRepository(dsn)
+        opened.append(repository)
+        return repository
+
+    def rows(conversation_id: str) -> list[tuple[int, str, str, str]]:
+        with psycopg.connect(dsn) as conn:
+            return [
+                (seq, role, message, created.isoformat())
+                for seq, role, message, created in conn.execute(
+                    "SELECT seq, role, message, created_at FROM springtail_chat_memory "
+                    "WHERE conversation_id = %s ORDER BY seq",
+                    (conversation_id,),
+                )
+            ]
+
+    yield Store(new, rows)
+    for repository in opened:
+        repository.close()
+
+
+def test_unreachable_server_is_a_clear_error_without_the_password() -> None:
+    port = free_port()  # nothing listens there
+    dsn = f"host=127.0.0.1 port={port} user=app password=s3cret dbname=support connect_timeout=2"
+    with pytest.raises(ChatMemoryError) as caught:
+        PostgresChatMemoryRepository(dsn)
+    message = str(caught.value)
+    assert f"app@127.0.0.1:{port}/support" in message
+    assert "server is running" in message
+    assert "s3cret" not in message
+
+
+def test_a_broken_connection_is_replaced_on_the_next_call(store: Store) -> None:
+    repository = store.new()
+    repository.save_all("c", [UserMessage("before the outage")])
+    with psycopg.connect(repository._dsn, autocommit=True) as admin:
+        admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE pid <> pg_backend_pid() AND datname = current_database()"
+        )
+    with pytest.raises(ChatMemoryError, match="server is running"):
+        repository.find_by_conversation_id("c")
+    MessageWindowChatMemory(repository).add("c", [UserMessage("after")])
+    assert repository.find_by_conversation_id("c") == [
+        UserMessage("before the outage"),
+        UserMessage("after"),
+    ]
+
+
+def test_a_damaged_row_is_named_and_nothing_is_changed(store: Store) -> None:
+    repository = store.new()
+    repository.save_all("c", [UserMessage("fine"), UserMessage("to be damaged")])
+    with psycopg.connect(repository._dsn, autocommit=True) as conn:
+        conn.execute("UPDATE springtail_chat_memory SET message = '{oops' WHERE seq = 1")
+    fresh = store.new()
+    with pytest.raises(ChatMemoryError, match=r"conversation_id='c', seq=1"):
+        fresh.find_by_conversation_id("c")
+    with pytest.raises(ChatMemoryError):
+        MessageWindowChatMemory(fresh).add("c", [UserMessage("new")])
+    assert len(store.rows("c")) == 2
+
+
+def test_the_table_is_readable_with_plain_sql(store: Store) -> None:
+    repository = store.new()
+    repository.save_all("c", [UserMessage("한국어 text")])
+    with psycopg.connect(repository._dsn) as conn:
+        assert conn.execute(
+            "SELECT conversation_id, role, message::jsonb ->> 'text' FROM springtail_chat_memory"
+        ).fetchall() == [("c", "user", "한국어 text")]
