@@ -1,0 +1,227 @@
+"""The ``support-bot`` command as users and CI run it: a real process, real pipes, a real file."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from support_bot._store import DB_FILENAME
+from support_bot.cli import main
+
+
+def run_bot(
+    args: list[str],
+    data_dir: Path,
+    *,
+    script: list[object] | None = None,
+    stdin: str = "",
+) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SUPPORT_BOT_")}
+    if script is not None:
+        path = data_dir.parent / f"script-{len(list(data_dir.parent.iterdir()))}.json"
+        path.write_text(json.dumps(script))
+        env["SUPPORT_BOT_SCRIPT"] = str(path)
+    env["SUPPORT_BOT_DATA_DIR"] = str(data_dir)
+    return subprocess.run(
+        [sys.executable, "-m", "support_bot", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+
+
+def stock(data_dir: Path, sku: str) -> int:
+    with sqlite3.connect(data_dir / DB_FILENAME) as conn:
+        return int(conn.execute("SELECT stock FROM products WHERE sku = ?", (sku,)).fetchone()[0])
+
+
+def todos(data_dir: Path) -> list[str]:
+    with sqlite3.connect(data_dir / DB_FILENAME) as conn:
+        return [r[0] for r in conn.execute("SELECT title FROM todos ORDER BY id")]
+
+
+RESERVE_SCRIPT: list[object] = [
+    {
+        "tool_calls": [
+            {"name": "product_reserve", "arguments": {"sku": "SKU-100", "quantity": 2}},
+            {"name": "todo_add", "arguments": {"title": "Ship 2 x SKU-100"}},
+        ]
+    },
+    "Reserved 2 units of SKU-100 and added the to-do.",
+]
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    return tmp_path / "data"
+
+
+def test_ask_answers_on_stdout_and_tool_lines_on_stderr(data_dir: Path) -> None:
+    script = [
+        {
+            "tool_calls": [
+                {
+                    "name": "calculate",
+                    "arguments": {"operation": "multiply", "left": 128, "right": 32},
+                }
+            ]
+        },
+        "128 times 32 is 4096.",
+    ]
+    result = run_bot(["ask", "What is 128 times 32?", "--show-tools"], data_dir, script=script)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "128 times 32 is 4096."
+    assert 'calculate(operation="multiply", left=128, right=32)' in result.stderr
+    assert "128 * 32 = 4096" in result.stderr
+
+
+def test_ask_hides_tool_lines_by_default(data_dir: Path) -> None:
+    script = [{"tool_calls": [{"name": "product_list", "arguments": {}}]}, "Three products."]
+    result = run_bot(["ask", "list products"], data_dir, script=script)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "Three products."
+    assert result.stderr == ""
+
+
+def test_ask_with_yes_reserves_and_adds_the_todo(data_dir: Path) -> None:
+    result = run_bot(
+        ["ask", "Reserve 2 units of SKU-100 and add that as a to-do", "--yes", "--show-tools"],
+        data_dir,
+        script=RESERVE_SCRIPT,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "approved product_reserve" in result.stderr
+    assert stock(data_dir, "SKU-100") == 10
+    assert todos(data_dir) == ["Ship 2 x SKU-100"]
+
+
+def test_piped_chat_reads_the_approval_from_the_next_line(data_dir: Path) -> None:
+    stdin = "Reserve 2 units of SKU-100 and add that as a to-do\ny\n/exit\n"
+    result = run_bot([], data_dir, script=RESERVE_SCRIPT, stdin=stdin)
+    assert result.returncode == 0, result.stderr
+    assert 'Allow product_reserve(sku="SKU-100", quantity=2)? [y/N] y' in result.stderr
+    assert "Reserved 2 units of SKU-100 and added the to-do." in result.stdout
+    assert stock(data_dir, "SKU-100") == 10
+
+
+def test_a_refused_approval_reserves_nothing(data_dir: Path) -> None:
+    stdin = "Reserve 2 units of SKU-100 and add that as a to-do\nn\n"
+    result = run_bot([], data_dir, script=RESERVE_SCRIPT, stdin=stdin)
+    assert result.returncode == 0, result.stderr
+    assert "product_reserve not approved" in result.stderr
+    assert stock(data_dir, "SKU-100") == 12
+    assert todos(data_dir) == ["Ship 2 x SKU-100"]  # the other call still ran
+
+
+def test_empty_stdin_exits_cleanly(data_dir: Path) -> None:
+    result = run_bot([], data_dir, script=[])
+    assert result.returncode == 0
+    assert "Traceback" not in result.stderr
+    assert "support-bot · step final" in result.stderr
+    assert (data_dir / DB_FILENAME).exists()
+
+
+def test_slash_commands_in_a_pipe(data_dir: Path) -> None:
+    stdin = "/help\n/tools\n/nope\n/history\n/new\n/quit\nnever read\n"
+    result = run_bot(["--step", "step1"], data_dir, script=[], stdin=stdin)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    for command in ("/tools", "/history", "/new", "/exit"):
+        assert command in out
+    assert "current_datetime" in out
+    assert "Unknown command /nope" in out
+    assert "(no messages yet)" in out
+    assert "New conversation c-" in out
+    assert "Step 1" in result.stderr
+
+
+def test_tools_marks_the_one_that_asks_first(data_dir: Path) -> None:
+    result = run_bot([], data_dir, script=[], stdin="/tools\n")
+    assert "product_reserve (asks first)" in result.stdout
+    assert result.stdout.count("(asks first)") == 1
+
+
+@pytest.mark.parametrize("step", ["step1", "step2", "step3", "step4", "step5", "final"])
+def test_every_step_runs_from_the_command_line(data_dir: Path, step: str) -> None:
+    result = run_bot(["ask", "hello", "--step", step], data_dir, script=["Hello! How can I help?"])
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "Hello! How can I help?"
+
+
+def test_conversation_is_resumed_by_id(data_dir: Path) -> None:
+    run_bot(["ask", "remember SKU-200", "--conversation", "c-1"], data_dir, script=["Noted."])
+    result = run_bot(
+        [],
+        data_dir,
+        script=[],
+        stdin="/history\n",
+    )
+    assert "remember SKU-200" not in result.stdout  # a new conversation by default
+    result = run_bot(["--conversation", "c-1"], data_dir, script=[], stdin="/history\n")
+    assert "you: remember SKU-200" in result.stdout
+    assert "bot: Noted." in result.stdout
+
+
+def test_unavailable_model_is_one_sentence_and_exit_2(data_dir: Path) -> None:
+    script = [{"error": "unavailable", "message": "The model server is down; start it."}]
+    result = run_bot(["ask", "hi"], data_dir, script=script)
+    assert result.returncode == 2
+    assert result.stderr.strip() == "support-bot: The model server is down; start it."
+
+
+def test_unreachable_server_names_what_to_start(data_dir: Path) -> None:
+    result = run_bot(["ask", "hi", "--model", "openai-compatible:http://127.0.0.1:9/v1"], data_dir)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert "127.0.0.1:9" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_unknown_model_uri_is_explained(data_dir: Path) -> None:
+    result = run_bot(["ask", "hi", "--model", "nonsense"], data_dir)
+    assert result.returncode == 2
+    assert "check --model" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_missing_model_file_is_explained(data_dir: Path, tmp_path: Path) -> None:
+    result = run_bot(["ask", "hi", "--model", f"llamacpp:{tmp_path / 'missing.gguf'}"], data_dir)
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr
+    assert "missing.gguf" in result.stderr
+
+
+def test_a_damaged_database_is_explained_and_kept(data_dir: Path) -> None:
+    data_dir.mkdir()
+    db = data_dir / DB_FILENAME
+    db.write_bytes(b"not a database" * 64)
+    result = run_bot(["ask", "hi"], data_dir, script=["never"])
+    assert result.returncode == 3
+    assert str(db) in result.stderr
+    assert "damaged" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert db.read_bytes() == b"not a database" * 64
+
+
+def test_data_dir_option_wins_over_the_environment(data_dir: Path, tmp_path: Path) -> None:
+    other = tmp_path / "other"
+    result = run_bot(["ask", "hi", "--data-dir", str(other)], data_dir, script=["hi"])
+    assert result.returncode == 0, result.stderr
+    assert (other / DB_FILENAME).exists()
+    assert not (data_dir / DB_FILENAME).exists()
+
+
+def test_bad_threads_value_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["--threads", "0"])
+    assert info.value.code == 2
+    assert "--threads must be at least 1" in capsys.readouterr().err
