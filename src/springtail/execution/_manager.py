@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from time import perf_counter
 from typing import Any, Literal, TypeAlias
 
+from springtail import _sync
 from springtail._sync import run_sync
 from springtail.execution._errors import (
     ToolApprovalDeniedError,
@@ -17,7 +18,14 @@ from springtail.execution._errors import (
     UnknownToolError,
 )
 from springtail.execution._limits import count_since_user, limit_notice
-from springtail.execution._observation import end_span, hooks, notify, start_span, tracer_for
+from springtail.execution._observation import (
+    end_span,
+    hooks,
+    notify,
+    settle,
+    start_span,
+    tracer_for,
+)
 from springtail.execution._pool import WorkerPool
 from springtail.execution._processor import (
     DefaultToolExecutionExceptionProcessor,
@@ -51,12 +59,13 @@ _LIMIT_MODES = ("raise", "error_response")
 class _Run:
     """State shared by the calls of one execution."""
 
-    __slots__ = ("approval_lock", "available", "context", "tracer")
+    __slots__ = ("approval_lock", "available", "context", "single", "tracer")
 
     def __init__(self, context: ToolContext, available: tuple[str, ...], tracer: Any) -> None:
         self.context = context
         self.available = available
         self.tracer = tracer
+        self.single = False
         self.approval_lock: asyncio.Lock | None = None
 
 
@@ -225,11 +234,11 @@ class ToolCallingManager:
         for name in options.tool_names:
             if name in found:
                 continue
-            callback = self._resolver.resolve(name) if self._resolver is not None else None
-            if callback is None:
+            resolved = self._resolver.resolve(name) if self._resolver is not None else None
+            if resolved is None:
                 missing.append(name)
             else:
-                found[name] = callback.tool_definition
+                found[name] = resolved.tool_definition
         if missing:
             where = (
                 f"nor known to the resolver {self._resolver!r}"
@@ -308,10 +317,10 @@ class ToolCallingManager:
 
         resolved: list[ToolCallback | None] = []
         for call in calls:
-            callback = callbacks.get(call.name)
-            if callback is None and self._resolver is not None:
-                callback = self._resolve(call.name)
-            resolved.append(callback)
+            found = callbacks.get(call.name)
+            if found is None and self._resolver is not None:
+                found = self._resolve(call.name)
+            resolved.append(found)
 
         run = _Run(context, (), tracer_for(self._tracer_provider))
         if None in resolved:
@@ -320,6 +329,7 @@ class ToolCallingManager:
             [i for i in range(len(calls)) if i not in skipped] if skipped else range(len(calls))
         )
         responses: list[ToolResponse | None] = [None] * len(calls)
+        run.single = len(to_run) == 1
         await self._run_all(calls, resolved, notices, to_run, run, responses)
 
         done = [responses[i] for i in to_run]
@@ -390,8 +400,8 @@ class ToolCallingManager:
         if run.tracer is None and not self._on_start and not self._on_end:
             return (await self._respond(call, callback, notice, run))[0]
         definition = callback.tool_definition if callback is not None else None
-        if self._on_start:
-            await notify(self._on_start, call, definition)
+        if self._on_start and (pending := notify(self._on_start, call, definition)):
+            await settle(pending)
         started = perf_counter()
         if run.tracer is not None:
             with start_span(run.tracer, call, definition, self._include_content) as span:
@@ -399,8 +409,10 @@ class ToolCallingManager:
                 end_span(span, response, error_type, self._include_content)
         else:
             response, _ = await self._respond(call, callback, notice, run)
-        if self._on_end:
-            await notify(self._on_end, call, definition, response, perf_counter() - started)
+        if self._on_end and (
+            pending := notify(self._on_end, call, definition, response, perf_counter() - started)
+        ):
+            await settle(pending)
         return response
 
     async def _respond(
@@ -415,7 +427,7 @@ class ToolCallingManager:
                 raise UnknownToolError(call.name, run.available)
             if _requires_approval(callback):
                 await self._approve(call, callback, run)
-            text = await self._invoke(call, callback, run.context)
+            text = await self._invoke(call, callback, run)
         except ToolExecutionError as exc:
             error = exc
         except Exception as exc:
@@ -430,7 +442,8 @@ class ToolCallingManager:
             )
         return ToolResponse(call.id, call.name, self._cut(answer), True), _error_type(error)
 
-    async def _invoke(self, call: ToolCall, callback: ToolCallback, context: ToolContext) -> str:
+    async def _invoke(self, call: ToolCall, callback: ToolCallback, run: _Run) -> str:
+        context = run.context
         timeout = _timeout_of(callback)
         if timeout is None:
             timeout = self._default_timeout
@@ -447,6 +460,11 @@ class ToolCallingManager:
                         raise ToolTimeoutError(callback.tool_definition, timeout) from None
                     raise
             return _text(result)
+        if timeout is None and run.single and _on_private_loop():
+            # The only call, no timeout, and the loop belongs to a sync call
+            # that is blocked on us anyway: running here spares two thread
+            # hops and blocks nobody else's coroutines.
+            return _text(callback.call(call.arguments, run.context))
         pool = self._pool or self._make_pool()
         job = pool.submit(callback.call, call.arguments, context)
         if timeout is None:
@@ -560,6 +578,21 @@ class _FailingCallback:
 
     async def acall(self, tool_input: str, tool_context: ToolContext | None = None) -> str:
         return self.call(tool_input, tool_context)
+
+
+def _on_private_loop() -> bool:
+    """Whether the running loop is the one ``run_sync`` keeps for this thread.
+
+    That loop only ever runs the coroutine of the sync call that started it,
+    so blocking it for a moment delays no one else.
+    """
+    runner = getattr(getattr(_sync, "_local", None), "runner", None)
+    if runner is None:
+        return False
+    try:
+        return bool(runner.get_loop() is asyncio.get_running_loop())
+    except RuntimeError:  # the runner is closed, or no loop is running
+        return False
 
 
 def _first_with_tool_calls(chat_response: ChatResponse) -> AssistantMessage:

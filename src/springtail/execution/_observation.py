@@ -12,7 +12,7 @@ from __future__ import annotations
 import inspect
 import logging
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
@@ -61,15 +61,33 @@ def hooks(listeners: Sequence[object], name: str) -> tuple[Callable[..., Any], .
     return tuple(found)
 
 
-async def notify(methods: tuple[Callable[..., Any], ...], *args: Any) -> None:
-    """Call each hook, awaiting awaitables; log and swallow their failures."""
+def notify(methods: tuple[Callable[..., Any], ...], *args: Any) -> list[Awaitable[Any]] | None:
+    """Call each hook; return the awaitables async hooks gave back, if any.
+
+    Sync hooks (the common case) cost no coroutine: the caller awaits only
+    what this returns. A hook's failure is logged and swallowed.
+    """
+    pending: list[Awaitable[Any]] | None = None
     for method in methods:
         try:
             result = method(*args)
-            if inspect.isawaitable(result):
-                await result
         except Exception:
             logger.exception("tool execution listener %r failed; ignoring it", method)
+            continue
+        if result is not None and inspect.isawaitable(result):
+            if pending is None:
+                pending = []
+            pending.append(result)
+    return pending
+
+
+async def settle(pending: list[Awaitable[Any]]) -> None:
+    """Await the awaitables of async hooks; log and swallow their failures."""
+    for awaitable in pending:
+        try:
+            await awaitable
+        except Exception:
+            logger.exception("tool execution listener failed; ignoring it")
 
 
 def tracer_for(tracer_provider: Any | None) -> Any | None:
