@@ -252,12 +252,21 @@ def _expected(schema: Mapping[str, Any], node: Any, depth: int = 0) -> str | Non
     return None
 
 
+_PLURALS = {
+    "an integer": "integers",
+    "a number": "numbers",
+    "a string": "strings",
+    "true or false": "booleans (true or false)",
+    "an object": "objects",
+}
+
+
 def _plural(text: str) -> str:
-    # "an integer" -> "integers"; anything more involved stays as it is.
-    for article in ("an ", "a "):
-        if text.startswith(article) and " " not in text[len(article) :]:
-            return text[len(article) :] + "s"
-    return text
+    if text in _PLURALS:
+        return _PLURALS[text]
+    if text.startswith("an object "):
+        return "objects " + text[len("an object ") :]
+    return f"items that are each {text}"
 
 
 def _fields_hint(schema: Mapping[str, Any], lead: str = "") -> str:
