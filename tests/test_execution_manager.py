@@ -29,9 +29,15 @@ from springtail.messages import (
     ToolResponseMessage,
     UserMessage,
 )
-from springtail.tools._context import ToolContext
-from springtail.tools._definition import ToolDefinition, ToolMetadata
-from springtail.tools._errors import ToolArgumentsError, ToolExecutionError
+from springtail.tools import (
+    ToolArgumentsError,
+    ToolContext,
+    ToolDefinition,
+    ToolExecutionError,
+    ToolMetadata,
+    tool,
+    tool_callbacks,
+)
 
 SCHEMA = {"type": "object", "properties": {}, "required": [], "additionalProperties": False}
 
@@ -774,3 +780,128 @@ async def test_cancelling_the_execution_stops_waiting_for_sync_tools(
     with pytest.raises(asyncio.CancelledError):
         await asyncio.wait_for(task, 10)
     assert not release.is_set()
+
+
+# -- where a lone sync call runs --------------------------------------------------------
+
+
+async def test_a_lone_sync_call_never_runs_on_the_applications_event_loop() -> None:
+    loop_thread = threading.current_thread()
+    ran_on: list[threading.Thread] = []
+    tool = Tool("where", lambda a, c: ran_on.append(threading.current_thread()) or "ok")
+    await ToolCallingManager().aexecute_tool_calls(prompt_with(tool), calls_response(("where", "")))
+    assert ran_on
+    assert ran_on[0] is not loop_thread
+
+
+def test_a_lone_sync_call_with_a_timeout_is_still_abandoned_from_sync_code(
+    release: threading.Event,
+) -> None:
+    tool = Tool("hangs", lambda a, c: release.wait(5) and "late", timeout=0.05)
+    result = ToolCallingManager().execute_tool_calls(
+        prompt_with(tool), calls_response(("hangs", ""))
+    )
+    assert responses_of(result)[0].is_error
+    assert "did not finish within" in responses_of(result)[0].response_data
+
+
+def test_a_lone_sync_call_from_sync_code_answers_failures_too() -> None:
+    def boom(args: str, ctx: Any) -> str:
+        raise LookupError("order 7 not found")
+
+    result = ToolCallingManager().execute_tool_calls(
+        prompt_with(Tool("boom", boom)), calls_response(("boom", ""))
+    )
+    assert responses_of(result)[0] == ToolResponse("call-0", "boom", "order 7 not found", True)
+
+
+# -- with tools declared by @tool ------------------------------------------------------
+
+
+class Shop:
+    def __init__(self) -> None:
+        self.reserved: list[str] = []
+
+    @tool(description="Reserve units of a product.", requires_approval=True)
+    def reserve(self, sku: str, quantity: int) -> str:
+        self.reserved.append(f"{quantity}x{sku}")
+        return f"reserved {quantity} of {sku}"
+
+    @tool(description="Price of a product.")
+    def price(self, sku: str) -> int:
+        if sku == "SKU-404":
+            raise LookupError(f"no product {sku}")
+        return 35000
+
+    @tool(description="Who is asking.", return_direct=True)
+    def whoami(self, ctx: ToolContext) -> str:
+        return str(ctx["user_name"])
+
+    @tool(description="Slow lookup.", timeout=0.05)
+    async def slow(self) -> str:
+        await asyncio.sleep(30)
+        return "never"
+
+
+def shop_prompt(shop: Shop, **options: Any) -> Prompt:
+    return Prompt("go", ChatOptions(tool_callbacks=tuple(tool_callbacks(shop)), **options))
+
+
+async def test_decorated_tools_run_and_fail_the_same_way() -> None:
+    shop = Shop()
+    result = await ToolCallingManager().aexecute_tool_calls(
+        shop_prompt(shop),
+        calls_response(
+            ("price", '{"sku": "SKU-100"}'),
+            ("price", '{"sku": "SKU-404"}'),
+            ("price", '{"sku": 5, "extra": true}'),
+            ("slow", "{}"),
+            ("reserve", '{"sku": "SKU-100", "quantity": 2}'),
+        ),
+    )
+    ok, missing, bad_args, slow, reserve = responses_of(result)
+    assert ok == ToolResponse("call-0", "price", "35000")
+    assert missing == ToolResponse("call-1", "price", "no product SKU-404", True)
+    assert bad_args.is_error
+    assert "extra" in bad_args.response_data
+    assert slow.is_error
+    assert "did not finish within 0.05 seconds" in slow.response_data
+    assert reserve.is_error
+    assert "not approved" in reserve.response_data
+    assert shop.reserved == []
+
+
+async def test_decorated_tools_get_the_context_approval_and_return_direct() -> None:
+    shop = Shop()
+    manager = ToolCallingManager(approver=lambda call, definition: True)
+    result = await manager.aexecute_tool_calls(
+        shop_prompt(shop, tool_context={"user_name": "reader"}),
+        calls_response(("reserve", '{"sku": "SKU-100", "quantity": 2}'), ("whoami", "{}")),
+    )
+    reserve, who = responses_of(result)
+    assert reserve.response_data == "reserved 2 of SKU-100"
+    assert who.response_data == "reader"
+    assert shop.reserved == ["2xSKU-100"]
+    assert result.return_direct is False
+    alone = await manager.aexecute_tool_calls(
+        shop_prompt(shop, tool_context={"user_name": "reader"}),
+        calls_response(("whoami", "{}")),
+    )
+    assert alone.return_direct is True
+    assert ToolExecutionResult.build_generations(alone)[0].output.text == "reader"
+
+
+async def test_decorated_sync_tools_run_concurrently_on_worker_threads() -> None:
+    barrier = threading.Barrier(3, timeout=10)
+
+    @tool
+    def meet(n: int) -> int:
+        """Wait for the others."""
+        barrier.wait()
+        return n
+
+    result = await ToolCallingManager().aexecute_tool_calls(
+        Prompt("go", ChatOptions(tool_callbacks=tuple(tool_callbacks(meet)))),
+        calls_response(*[("meet", f'{{"n": {i}}}') for i in range(3)]),
+    )
+    assert [r.response_data for r in responses_of(result)] == ["0", "1", "2"]
