@@ -127,9 +127,16 @@ def test_entry_point_resolver_calls_a_zero_argument_factory_once(installed_fixtu
     assert sys.modules["springtail_ep_fixture"].FACTORY_CALLS == ["whisper"]
 
 
+def test_entry_point_resolver_loads_a_decorated_function(installed_fixture: Path) -> None:
+    greet = EntryPointToolCallbackResolver().resolve("greet")
+    assert greet is not None
+    assert greet.tool_definition.description == "Greet someone by name."
+    assert greet.call('{"name": "Ada"}') == "Hello, Ada!"
+
+
 def test_entry_point_resolver_lists_what_is_installed(installed_fixture: Path) -> None:
     names = EntryPointToolCallbackResolver().tool_names()
-    assert {"shout", "whisper"} <= set(names)
+    assert {"shout", "whisper", "greet"} <= set(names)
 
 
 def test_entry_point_resolver_knows_nothing_of_other_names_or_groups(
