@@ -18,6 +18,7 @@ from test_memory_sqlite import (  # noqa: F401  (collected here with the Postgre
     test_contract_a_failed_update_changes_nothing,
     test_contract_a_repository_made_before_fork_works_in_the_child,
     test_contract_adding_to_a_long_conversation_keeps_unchanged_rows,
+    test_contract_any_sequence_of_saves_reads_back_exactly,
     test_contract_conversation_ids_list_every_stored_conversation,
     test_contract_every_message_kind_round_trips_exactly,
     test_contract_readers_never_see_half_a_save,

@@ -12,11 +12,12 @@ import os
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from springtail.memory import (
     ChatMemoryError,
@@ -63,6 +64,7 @@ class Store:
 
     new: Callable[[], Any]  # a fresh repository on the same store (own connection)
     rows: Callable[[str], list[tuple[int, str, str, str]]]  # (seq, role, message, created)
+    shared: dict[str, Any] = field(default_factory=dict)  # lives as long as the test
 
 
 @pytest.fixture
@@ -181,6 +183,27 @@ def test_contract_threads_sharing_one_repository_lose_nothing(store: Store) -> N
         thread.join()
     texts = [m.text for m in memory.get("c")]  # type: ignore[union-attr]
     assert sorted(texts) == sorted(f"t{n}-{i}" for n in range(4) for i in range(25))
+
+
+_ALPHABET = [*EVERY_KIND[:6], UserMessage("a"), UserMessage("b"), AssistantMessage("a")]
+_example = iter(range(10**9))
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(saves=st.lists(st.lists(st.sampled_from(_ALPHABET), max_size=8), min_size=1, max_size=5))
+def test_contract_any_sequence_of_saves_reads_back_exactly(
+    store: Store, saves: list[list[Message]]
+) -> None:
+    if "repository" not in store.shared:  # one connection for all examples
+        store.shared["repository"] = store.new()
+    repository = store.shared["repository"]
+    conversation_id = f"prop-{next(_example)}"
+    for messages in saves:
+        repository.save_all(conversation_id, messages)
+        assert repository.find_by_conversation_id(conversation_id) == messages
+    assert [r[1] for r in store.rows(conversation_id)] == [m.role for m in saves[-1]]
 
 
 def _add_from_process(
