@@ -1,0 +1,49 @@
+"""ToolDefinition and ToolMetadata value rules."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from springtail.tools import ToolDefinition, ToolMetadata
+
+SCHEMA = {"type": "object", "properties": {}}
+
+
+def test_definition_is_frozen() -> None:
+    definition = ToolDefinition("n", "d", SCHEMA)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        definition.name = "other"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("name", "description", "schema", "match"),
+    [
+        ("", "d", SCHEMA, "name"),
+        ("  ", "d", SCHEMA, "name"),
+        ("n", "", SCHEMA, "description"),
+        ("n", "d", {}, "input_schema"),
+    ],
+)
+def test_empty_parts_are_value_errors(
+    name: str, description: str, schema: dict, match: str
+) -> None:
+    with pytest.raises(ValueError, match=match):
+        ToolDefinition(name, description, schema)
+
+
+def test_metadata_defaults_and_frozen() -> None:
+    metadata = ToolMetadata()
+    assert metadata.return_direct is False
+    assert metadata.timeout is None
+    assert metadata.requires_approval is False
+    assert ToolMetadata(return_direct=True).return_direct is True
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        metadata.return_direct = True  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("timeout", [0, -1.0])
+def test_metadata_timeout_must_be_positive(timeout: float) -> None:
+    with pytest.raises(ValueError, match="timeout"):
+        ToolMetadata(timeout=timeout)
