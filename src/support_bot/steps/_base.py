@@ -9,10 +9,10 @@ steps run in the rich terminal, in plain pipes and under tests.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from springtail import (
     ChatModel,
@@ -22,6 +22,7 @@ from springtail import (
     ToolCallback,
     ToolCallingManager,
     ToolDefinition,
+    ToolExecutionError,
     ToolResponse,
 )
 from support_bot._store import Store, StoreError
@@ -133,7 +134,7 @@ class ToolLineListener:
         )
 
 
-def approver_for(reporter: Reporter) -> Any:
+def approver_for(reporter: Reporter) -> Callable[[ToolCall, ToolDefinition], bool]:
     """The manager's approver: ask the reporter (the user, or ``--yes``)."""
 
     def approve(call: ToolCall, definition: ToolDefinition) -> bool:
@@ -143,7 +144,10 @@ def approver_for(reporter: Reporter) -> Any:
 
 
 def make_manager(
-    env: StepEnv, *, report_tools: bool, exception_processor: Any = None
+    env: StepEnv,
+    *,
+    report_tools: bool,
+    exception_processor: Callable[[ToolExecutionError], str] | None = None,
 ) -> ToolCallingManager:
     """A manager that asks for approval and lets store failures reach the UI.
 

@@ -12,24 +12,25 @@ from springtail import (
     ToolCallStarted,
     UserMessage,
 )
+from springtail.client import ChatClientRequestSpec
 from support_bot.steps._base import Reporter
 
 __all__ = ["Transcript", "call_turn", "stream_turn"]
 
 
-def call_turn(spec: object, reporter: Reporter) -> str:
+def call_turn(spec: ChatClientRequestSpec, reporter: Reporter) -> str:
     """``spec.call()``: tool lines come from the manager's listener, the answer at once."""
     reporter.thinking()
-    answer = spec.call().content() or ""  # type: ignore[attr-defined]
+    answer = spec.call().content()
     reporter.text(answer)
-    return str(answer)
+    return answer
 
 
-def stream_turn(spec: object, reporter: Reporter) -> str:
+def stream_turn(spec: ChatClientRequestSpec, reporter: Reporter) -> str:
     """``spec.stream().events()``: tool lines and text deltas as they happen."""
     reporter.thinking()
     parts: list[str] = []
-    for event in spec.stream().events():  # type: ignore[attr-defined]
+    for event in spec.stream().events():
         if isinstance(event, TextDelta):
             if event.text:
                 parts.append(event.text)
