@@ -19,12 +19,12 @@ from springtail.execution._errors import (
 )
 from springtail.execution._limits import count_since_user, limit_notice
 from springtail.execution._observation import (
+    TracerCache,
     end_span,
     hooks,
     notify,
     settle,
     start_span,
-    tracer_for,
 )
 from springtail.execution._pool import WorkerPool
 from springtail.execution._processor import (
@@ -181,7 +181,7 @@ class ToolCallingManager:
         self._raise_on_limit = on_limit_exceeded == "raise"
         self._on_limit_exceeded = on_limit_exceeded
         self._max_result_chars = max_result_chars
-        self._tracer_provider = tracer_provider
+        self._tracers = TracerCache(tracer_provider)
         self._pool: WorkerPool | None = None
         self._pool_lock = threading.Lock()
 
@@ -322,7 +322,7 @@ class ToolCallingManager:
                 found = self._resolve(call.name)
             resolved.append(found)
 
-        run = _Run(context, (), tracer_for(self._tracer_provider))
+        run = _Run(context, (), self._tracers.get())
         if None in resolved:
             run.available = self._available_names(options, callbacks)
         to_run = (

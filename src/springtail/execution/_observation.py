@@ -1,7 +1,7 @@
 """Watching tool calls: listener hooks and OpenTelemetry spans.
 
-Both cost nothing when unused: the manager asks :func:`tracer_for` once per
-execution and skips all span work when it returns ``None``, and
+Both cost nothing when unused: the manager asks its tracer cache once per
+execution and skips all span work when there is no tracer, and
 OpenTelemetry is never imported by springtail itself. If the application
 has not imported ``opentelemetry.trace``, it cannot have configured a tracer
 provider, so there is nothing to record.
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from springtail.messages import ToolCall, ToolResponse
     from springtail.tools._definition import ToolDefinition
 
-__all__ = ["ToolExecutionListener", "hooks", "tracer_for"]
+__all__ = ["ToolExecutionListener", "TracerCache", "hooks", "notify", "settle"]
 
 logger = logging.getLogger("springtail.execution")
 
@@ -90,22 +90,39 @@ async def settle(pending: list[Awaitable[Any]]) -> None:
             logger.exception("tool execution listener failed; ignoring it")
 
 
-def tracer_for(tracer_provider: Any | None) -> Any | None:
-    """The tracer to record tool spans with, or ``None`` when nobody listens.
+class TracerCache:
+    """The tracer for the current provider, rebuilt only when the provider changes.
 
-    With no explicit provider the global one is used, but only when the
-    application has imported ``opentelemetry.trace`` and set a real provider;
-    the default proxy provider records nothing, so it is skipped.
+    Asking a provider for a tracer allocates; doing it once per provider
+    keeps span work to the spans themselves.
     """
-    if tracer_provider is None:
-        trace = sys.modules.get("opentelemetry.trace")
-        if trace is None:
-            return None
-        provider = trace.get_tracer_provider()
-        if isinstance(provider, trace.ProxyTracerProvider | trace.NoOpTracerProvider):
-            return None
-        return provider.get_tracer("springtail.execution")
-    return tracer_provider.get_tracer("springtail.execution")
+
+    __slots__ = ("_explicit", "_provider", "_tracer")
+
+    def __init__(self, tracer_provider: Any | None) -> None:
+        self._explicit = tracer_provider
+        self._provider: Any = None
+        self._tracer: Any = None
+
+    def get(self) -> Any | None:
+        """The tracer to record tool spans with, or ``None`` when nobody listens.
+
+        With no explicit provider the global one is used, but only when the
+        application has imported ``opentelemetry.trace`` and set a real
+        provider; the default proxy provider records nothing, so it is skipped.
+        """
+        provider = self._explicit
+        if provider is None:
+            trace = sys.modules.get("opentelemetry.trace")
+            if trace is None:
+                return None
+            provider = trace.get_tracer_provider()
+            if isinstance(provider, trace.ProxyTracerProvider | trace.NoOpTracerProvider):
+                return None
+        if provider is not self._provider:
+            self._tracer = provider.get_tracer("springtail.execution")
+            self._provider = provider
+        return self._tracer
 
 
 def start_span(
