@@ -8,7 +8,7 @@ the rest of the chain several times (which is how the tool loop works).
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Final, Protocol, runtime_checkable
 
 from springtail.messages import ChatResponse, Prompt
@@ -49,7 +49,7 @@ class ChatClientRequest:
 
     def with_prompt(self, prompt: Prompt) -> ChatClientRequest:
         """The same request (and the same context) around another prompt."""
-        return replace(self, prompt=prompt)
+        return ChatClientRequest(prompt, self.context)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +61,7 @@ class ChatClientResponse:
 
     def with_chat_response(self, chat_response: ChatResponse) -> ChatClientResponse:
         """The same context around another response."""
-        return replace(self, chat_response=chat_response)
+        return ChatClientResponse(chat_response, self.context)
 
 
 class CallAdvisorChain(Protocol):

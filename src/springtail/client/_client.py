@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from springtail.client._request import PreparedRequest
 from springtail.client._spec import ChatClientRequestSpec, _flatten, check_advisor
 from springtail.client._tools import ResolvedTools, ToolSource, resolve_sources
 from springtail.messages import ChatOptions, Prompt, SystemMessage, UserMessage
@@ -51,7 +52,7 @@ class ChatClient:
     shared by threads and tasks.
     """
 
-    __slots__ = ("_defaults",)
+    __slots__ = ("_defaults", "_ready")
 
     def __init__(
         self,
@@ -76,6 +77,7 @@ class ChatClient:
         advisor_list = tuple(advisors)
         for advisor in advisor_list:
             check_advisor(advisor)
+        self._ready: ChatOptions | None = None
         self._defaults = _Defaults(
             model=model,
             system=system,
@@ -88,6 +90,29 @@ class ChatClient:
             params=dict(advisor_params or {}),
             auto_register=tool_calling_auto_register,
         )
+
+    def _ready_options(self) -> ChatOptions | None:
+        """Options for requests that add nothing to the defaults, built on first use.
+
+        Saves rebuilding the same ``ChatOptions`` on every request; lazy tool
+        providers must be asked each time, so with them there is no cache.
+        """
+        ready = self._ready
+        if ready is None:
+            d = self._defaults
+            if d.tools.providers:
+                return None
+            ready = self._ready = PreparedRequest(
+                model=d.model,
+                messages=(),
+                options=d.options,
+                tools=(d.tools,),
+                tool_context=d.tool_context,
+                advisors=(),
+                params={},
+                auto_register=d.auto_register,
+            ).final_options()
+        return ready
 
     @staticmethod
     def builder(model: ChatModel) -> ChatClientBuilder:

@@ -62,6 +62,8 @@ class PreparedRequest:
     advisors: tuple[Any, ...]
     params: Mapping[str, Any]
     auto_register: bool
+    ready_options: ChatOptions | None = None
+    """The final options when the request adds nothing to the client's (built once)."""
 
     def _callbacks(self) -> list[ToolCallback]:
         callbacks: list[ToolCallback] = []
@@ -73,7 +75,8 @@ class PreparedRequest:
         check_unique(callbacks)
         return callbacks
 
-    def _start(self, extra: Mapping[str, Any] | None) -> tuple[ChatClientRequest, list[Any]]:
+    def final_options(self) -> ChatOptions:
+        """The options the model gets: tools and tool context folded in."""
         callbacks = self._callbacks()
         options = self.options if self.options is not None else ChatOptions()
         changes: dict[str, Any] = {}
@@ -83,6 +86,13 @@ class PreparedRequest:
             changes["tool_context"] = {**options.tool_context, **self.tool_context}
         if changes:
             options = options.copy_with(**changes)
+        return options
+
+    def _start(self, extra: Mapping[str, Any] | None) -> tuple[ChatClientRequest, list[Any]]:
+        options = self.ready_options
+        if options is None:
+            options = self.final_options()
+        callbacks = options.tool_callbacks
 
         advisors = list(self.advisors)
         loops = sum(isinstance(a, ToolCallingAdvisor) for a in advisors)

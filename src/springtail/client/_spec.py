@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 __all__ = ["ChatClientRequestSpec"]
 
 _MESSAGE_TYPES = (SystemMessage, UserMessage, AssistantMessage, ToolResponseMessage)
+_MESSAGE_TYPE_SET = frozenset(_MESSAGE_TYPES)
 
 
 def check_advisor(advisor: object) -> None:
@@ -95,13 +96,16 @@ class ChatClientRequestSpec:
 
     def messages(self, *messages: Message | Iterable[Message]) -> ChatClientRequestSpec:
         """Earlier messages of the conversation, sent between the system text and the user text."""
-        for message in _flatten(messages):
-            if not isinstance(message, _MESSAGE_TYPES):
-                raise TypeError(
-                    f"messages() takes SystemMessage, UserMessage, AssistantMessage or "
-                    f"ToolResponseMessage objects, got {type(message).__name__}: {message!r}"
-                )
-            self._messages.append(message)
+        items = _flatten(messages)
+        # One fast pass over a possibly long history; the slow check only finds the culprit.
+        if not _MESSAGE_TYPE_SET.issuperset(map(type, items)):
+            for message in items:
+                if not isinstance(message, _MESSAGE_TYPES):
+                    raise TypeError(
+                        f"messages() takes SystemMessage, UserMessage, AssistantMessage or "
+                        f"ToolResponseMessage objects, got {type(message).__name__}: {message!r}"
+                    )
+        self._messages.extend(items)
         return self
 
     def tools(self, *sources: ToolSource) -> ChatClientRequestSpec:
@@ -158,7 +162,9 @@ class ChatClientRequestSpec:
                 "The request has no messages: give a user text with prompt('...') or "
                 ".user('...'), or earlier messages with .messages(...)."
             )
+        adds_nothing = not (self._tools or self._tool_context or self._options)
         return PreparedRequest(
+            ready_options=client._ready_options() if adds_nothing else None,
             model=defaults.model,
             messages=messages,
             options=options,
