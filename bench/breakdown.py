@@ -10,6 +10,7 @@ callback alone shows which layer to look at when a figure misses its target.
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -73,7 +74,7 @@ def layer_rows(*, repeat: int, number: int = 200) -> list[Row]:
                     f"ToolCallingManager.aexecute_tool_calls, {label}",
                     _time_async(
                         loop,
-                        lambda p=prompt: manager.aexecute_tool_calls(p, response),  # type: ignore[misc]
+                        functools.partial(manager.aexecute_tool_calls, prompt, response),
                         repeat=repeat,
                         number=number,
                     ),
@@ -82,13 +83,13 @@ def layer_rows(*, repeat: int, number: int = 200) -> list[Row]:
             )
             if fn is add:
                 stats = time_calls(
-                    lambda c=cb: c.call(call.arguments), repeat=repeat, number=number
+                    functools.partial(cb.call, call.arguments), repeat=repeat, number=number
                 )
                 label_cb = "ToolCallback.call alone (how the manager runs a sync tool), sync add"
             else:
                 stats = _time_async(
                     loop,
-                    lambda c=cb: c.acall(call.arguments),  # type: ignore[misc]
+                    functools.partial(cb.acall, call.arguments),
                     repeat=repeat,
                     number=number,
                 )

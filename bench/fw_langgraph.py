@@ -77,6 +77,7 @@ def _model_class() -> Any:
 
 def build(scenario: str, script: Script) -> Runner:
     from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+    from langchain_core.runnables import RunnableConfig
     from langchain_core.tools import StructuredTool
 
     with warnings.catch_warnings():
@@ -104,13 +105,10 @@ def build(scenario: str, script: Script) -> Runner:
         for user, assistant in history_pairs():
             history.append(HumanMessage(user))
             history.append(AIMessage(assistant))
-    config = {"recursion_limit": 100}
+    config: RunnableConfig = {"recursion_limit": 100}
 
     async def run() -> str:
-        state = await graph.ainvoke(
-            {"messages": [*history, HumanMessage(PROMPT)]},
-            config,  # type: ignore[arg-type]
-        )
+        state: Any = await graph.ainvoke({"messages": [*history, HumanMessage(PROMPT)]}, config)
         return str(state["messages"][-1].content)
 
     return Runner(script, run, is_async=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import os
 import platform
 import sys
@@ -133,14 +134,14 @@ def overhead_tables(quick: bool, out: TextIO) -> None:
         rows = [
             _measure_row(
                 "springtail — client.prompt().call()",
-                lambda s=scenario: st.build(s.key, s.script()),
+                functools.partial(st.build, scenario.key, scenario.script()),
                 scenario,
                 quick,
                 "springtail",
             ),
             _measure_row(
                 "springtail — await client.prompt().acall()",
-                lambda s=scenario: st.build(s.key, s.script(), use_async=True),
+                functools.partial(st.build, scenario.key, scenario.script(), use_async=True),
                 scenario,
                 quick,
                 "springtail",
@@ -150,7 +151,7 @@ def overhead_tables(quick: bool, out: TextIO) -> None:
             rows.append(
                 _measure_row(
                     "springtail — new model + client inside every run",
-                    lambda s=scenario: st.build_fresh_client(s.key, s.script()),
+                    functools.partial(st.build_fresh_client, scenario.key, scenario.script()),
                     scenario,
                     quick,
                     "reference",
@@ -160,7 +161,7 @@ def overhead_tables(quick: bool, out: TextIO) -> None:
             rows.append(
                 _measure_row(
                     peer.NAME,
-                    lambda p=peer, s=scenario: p.build(s.key, s.script()),
+                    functools.partial(peer.build, scenario.key, scenario.script()),
                     scenario,
                     quick,
                     "peer",
@@ -371,8 +372,7 @@ def _model_section(models: list[str], args: argparse.Namespace, out: TextIO) -> 
 
 
 def _eval_section(models: list[str], args: argparse.Namespace, out: TextIO) -> None:
-    from bench import embedded_eval
-
+    embedded_eval = _import("bench.embedded_eval")
     for text in embedded_eval.tables(models, n_threads=args.threads):
         _emit(out, text)
 

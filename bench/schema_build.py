@@ -111,7 +111,8 @@ def langgraph() -> tuple[Callable[[], dict[str, Any]], Callable[[], dict[str, An
 
     def first() -> dict[str, Any]:
         built = StructuredTool.from_function(fresh_function(), parse_docstring=True)
-        return convert_to_openai_tool(built)["function"]["parameters"]  # what bind_tools sends
+        schema: dict[str, Any] = convert_to_openai_tool(built)["function"]["parameters"]
+        return schema  # what bind_tools sends
 
     built = StructuredTool.from_function(fresh_function(), parse_docstring=True)
     return first, lambda: convert_to_openai_tool(built)["function"]["parameters"]
