@@ -67,8 +67,6 @@ def _callbacks_of(source: Any, problems: list[str]) -> list[tuple[ToolCallback, 
             bound = _bind(spec, source, source.__self__, skip_first=True)
             return [(bound, _describe(source))]
         return [(_function_callback(spec), _describe(source))]
-    if isinstance(source, ToolCallback):
-        return [(source, _describe(source))]
     if isinstance(source, str | bytes | int | float | bool) or source is None:
         problems.append(
             f"{source!r} is not a tool source (pass objects with @tool methods, @tool "
@@ -84,6 +82,9 @@ def _callbacks_of(source: Any, problems: list[str]) -> list[tuple[ToolCallback, 
     is_class = isinstance(source, type)
     members = _tools_of_class(source if is_class else type(source))
     if not members:
+        # Checked after the @tool members: a runtime Protocol check is slow.
+        if not is_class and isinstance(source, ToolCallback):
+            return [(source, _describe(source))]
         problems.append(f"{_describe(source)} has no @tool methods")
         return []
     found: list[tuple[ToolCallback, str]] = []

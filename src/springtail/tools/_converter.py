@@ -13,6 +13,19 @@ ToolCallResultConverter: TypeAlias = Callable[[Any, "type | None"], str]
 declared return annotation (``None`` when it has none)."""
 
 
+_serializer: Callable[..., bytes] | None = None
+
+
+def _to_json() -> Callable[..., bytes]:
+    # Deferred so that `import springtail.tools` does not load pydantic.
+    global _serializer
+    if _serializer is None:
+        from pydantic_core import to_json
+
+        _serializer = to_json
+    return _serializer
+
+
 class DefaultToolCallResultConverter:
     """``str`` as is, ``None`` as "Done", everything else as compact JSON.
 
@@ -33,9 +46,7 @@ class DefaultToolCallResultConverter:
         if isinstance(result, Decimal) and result.is_finite():
             # A bare JSON number keeps every digit; pydantic would quote it.
             return str(result)
-        from pydantic_core import to_json  # deferred: keeps `import springtail.tools` light
-
-        return to_json(result, fallback=str).decode()
+        return _to_json()(result, fallback=str).decode()
 
     def __repr__(self) -> str:
         return "DefaultToolCallResultConverter()"
