@@ -292,3 +292,64 @@ def test_text_before_tool_calls_in_one_response_is_streamed() -> None:
     text = "".join(e.text for e in events if isinstance(e, TextDelta))
     assert text == "Let me check.7 left."
     assert model.remaining == 0
+
+
+class FragmentedModel:
+    """Streams each tool call in its own chunk, like a provider delivering them one by one."""
+
+    def __init__(self) -> None:
+        from springtail.messages import ChatOptions
+
+        self.default_options = ChatOptions()
+        self.stream_done = False
+        self.prompts: list[Prompt] = []
+
+    async def acall(self, prompt: Prompt) -> ChatResponse:
+        raise NotImplementedError
+
+    def call(self, prompt: Prompt) -> ChatResponse:
+        raise NotImplementedError
+
+    def stream(self, prompt: Prompt) -> list[ChatResponse]:
+        raise NotImplementedError
+
+    async def astream(self, prompt: Prompt) -> AsyncIterator[ChatResponse]:
+        self.prompts.append(prompt)
+        if len(self.prompts) == 1:
+            self.stream_done = False
+            yield ChatResponse.of(AssistantMessage("", (ToolCall("a", "guarded", '{"sku": "A"}'),)))
+            await asyncio.sleep(0.01)  # a tool started now would see stream_done False
+            yield ChatResponse.of(AssistantMessage("", (ToolCall("b", "guarded", '{"sku": "B"}'),)))
+            self.stream_done = True
+        else:
+            yield ChatResponse.of("both done")
+
+
+def test_streamed_tool_calls_run_together_after_the_stream_ends() -> None:
+    model = FragmentedModel()
+
+    @tool
+    def guarded(sku: str) -> str:
+        """Fails the test if it runs before the model finished streaming."""
+        return f"{sku} ran after the stream: {model.stream_done}"
+
+    client = ChatClient(model, tools=[guarded])  # type: ignore[arg-type]
+    assert "".join(client.prompt("q").stream().content()) == "both done"
+    second = model.prompts[1].messages
+    assistant, responses = second[-2], second[-1]
+    assert isinstance(assistant, AssistantMessage)
+    assert [c.id for c in assistant.tool_calls] == ["a", "b"]
+    assert isinstance(responses, ToolResponseMessage)
+    assert [r.response_data for r in responses.responses] == [
+        "A ran after the stream: True",
+        "B ran after the stream: True",
+    ]
+
+
+def test_breaking_out_of_an_event_stream_stops_the_request() -> None:
+    model = ScriptedChatModel(["many words in this answer", "unused"])
+    events = ChatClient(model).prompt("q").stream().events()
+    for event in events:
+        assert isinstance(event, TextDelta)
+        break
+    assert model.remaining == 1
