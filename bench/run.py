@@ -27,7 +27,7 @@ from bench._env import disable_telemetry
 disable_telemetry()
 
 from bench import _scenarios as sc  # noqa: E402
-from bench._timing import Row, Runner, measure, render_plain, render_table  # noqa: E402
+from bench._timing import Row, Runner, measure, render_plain, render_table, time_calls  # noqa: E402
 
 SECTIONS = ("overhead", "model", "eval")
 
@@ -195,13 +195,22 @@ def _schema_tables(quick: bool, out: TextIO) -> None:
     ]
     try:
         f_row, c_row = s3.measure_builder(
-            "springtail — @tool → ToolDefinition.input_schema",
+            "springtail — @tool, tool_callbacks → tool_definition.input_schema",
             s3.springtail_builder,
             repeat=repeat,
             kind="springtail",
         )
         first_rows.insert(0, f_row)
         cached_rows.insert(0, c_row)
+        again = s3.springtail_recollect()
+        cached_rows.insert(
+            1,
+            Row(
+                "springtail — tool_callbacks(decorated fn) again (a new client)",
+                time_calls(again, repeat=repeat, number=200),
+                kind="reference",
+            ),
+        )
     except Exception as exc:
         note = f"not measured: {_short_error(exc)}"
         first_rows.insert(0, Row("springtail", None, note=note, kind="springtail"))

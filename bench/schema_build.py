@@ -12,7 +12,7 @@ request after the first. The baseline is pydantic's own ``create_model`` plus
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from pydantic import BaseModel, create_model
@@ -61,7 +61,7 @@ def fresh_function() -> Callable[..., str]:
     return place_order
 
 
-def _check(schema: dict[str, Any], label: str) -> None:
+def _check(schema: Mapping[str, Any], label: str) -> None:
     """A build that lost a parameter would be fast for the wrong reason."""
     text = repr(schema)
     for needle in ("customer_id", "shipping", "priority", "items", "note", "postal_code", "sku"):
@@ -159,18 +159,26 @@ def baseline_stats(repeat: int) -> tuple[Stats, Stats]:
     )
 
 
-def springtail_builder() -> tuple[Callable[[], dict[str, Any]], Callable[[], dict[str, Any]]]:
-    """``@tool`` on a new function, then the schema; cached: the same tool asked again."""
+def springtail_builder() -> tuple[Callable[[], Mapping[str, Any]], Callable[[], Mapping[str, Any]]]:
+    """``@tool`` on a new function, then the schema; cached: the built callback asked again."""
     from springtail import tool, tool_callbacks
 
-    def first() -> dict[str, Any]:
+    def first() -> Mapping[str, Any]:
         (callback,) = tool_callbacks(tool(fresh_function()))
-        return dict(callback.tool_definition.input_schema)
+        return callback.tool_definition.input_schema
 
-    built = tool(fresh_function())
+    (built,) = tool_callbacks(tool(fresh_function()))
+    return first, lambda: built.tool_definition.input_schema
 
-    def cached() -> dict[str, Any]:
-        (callback,) = tool_callbacks(built)
-        return dict(callback.tool_definition.input_schema)
 
-    return first, cached
+def springtail_recollect() -> Callable[[], Mapping[str, Any]]:
+    """``tool_callbacks(fn)`` on an already decorated function, as a new client does."""
+    from springtail import tool, tool_callbacks
+
+    decorated = tool(fresh_function())
+
+    def again() -> Mapping[str, Any]:
+        (callback,) = tool_callbacks(decorated)
+        return callback.tool_definition.input_schema
+
+    return again
