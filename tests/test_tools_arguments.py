@@ -203,6 +203,27 @@ def test_unicode_field_values_round_trip() -> None:
     assert "Invalid arguments for tool '日本語ツール'" in str(error)
 
 
+class Folder(BaseModel):
+    name: str
+    children: list[Folder] = []
+
+
+def test_recursive_arguments_validate_at_any_depth() -> None:
+    @tool
+    def count(root: Folder) -> int:
+        def size(folder: Folder) -> int:
+            return 1 + sum(size(child) for child in folder.children)
+
+        return size(root)
+
+    (callback,) = tool_callbacks(count)
+    tree = {"name": "a", "children": [{"name": "b", "children": [{"name": "c"}]}]}
+    assert callback.call(json.dumps({"root": tree})) == "3"
+    tree["children"][0]["children"][0] = {"children": []}  # type: ignore[index]
+    error = error_of(callback, json.dumps({"root": tree}))
+    assert error.errors == ("'root.children[0].children[0].name' is required but missing",)
+
+
 def test_lax_conversions_a_model_relies_on_still_work() -> None:
     # Models often quote numbers; pydantic's lax mode accepts what is unambiguous.
     assert CALC.call('{"operation": "add", "left": "1.5", "right": 2}') == "3.5"

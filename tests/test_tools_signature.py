@@ -159,6 +159,16 @@ def test_tool_context_is_injected_and_never_in_the_schema() -> None:
     assert len(seen[1]) == 0
 
 
+def test_optional_context_annotation_is_injected_too() -> None:
+    @tool
+    def f(ctx: ToolContext | None = None) -> str:
+        return "none" if ctx is None else str(len(ctx))
+
+    assert schema_of(f)["properties"] == {}
+    (callback,) = tool_callbacks(f)
+    assert callback.call("{}", ToolContext({"a": 1})) == "1"
+
+
 def test_model_cannot_set_the_context_parameter() -> None:
     @tool
     def f(ctx: ToolContext) -> str:

@@ -41,8 +41,15 @@ class CompiledSignature:
 
 
 def is_context_type(annotation: Any) -> bool:
-    """Whether a parameter annotated like this receives the ``ToolContext``."""
+    """Whether a parameter annotated like this receives the ``ToolContext``.
+
+    ``ToolContext | None`` counts too: a context is always passed.
+    """
     base = _strip_annotated(annotation)
+    origin = typing.get_origin(base)
+    if origin is Union or origin is types.UnionType:
+        members = [a for a in typing.get_args(base) if a is not type(None)]
+        return len(members) == 1 and is_context_type(members[0])
     return isinstance(base, type) and issubclass(base, ToolContext)
 
 
