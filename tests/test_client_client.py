@@ -323,3 +323,18 @@ def test_bad_arguments_are_clear_errors() -> None:
         ChatClient(object())  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="Cannot collect tools"):
         ChatClient(model, tools=[object()])
+
+
+def test_model_errors_reach_the_caller_of_every_api() -> None:
+    from springtail.models import ModelError
+
+    model = ScriptedChatModel([ModelError("server down")] * 4)
+    client = ChatClient(model)
+    with pytest.raises(ModelError, match="server down"):
+        client.prompt("q").call().content()
+    with pytest.raises(ModelError, match="server down"):
+        list(client.prompt("q").stream().content())
+    with pytest.raises(ModelError, match="server down"):
+        list(client.prompt("q").stream().events())
+    with pytest.raises(ModelError, match="server down"):
+        asyncio.run(client.prompt("q").acall())
