@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Sequence
 
+from springtail.memory._locks import ForkSafeLock
 from springtail.messages import Message
 
 __all__ = ["InMemoryChatMemoryRepository"]
@@ -20,7 +20,7 @@ class InMemoryChatMemoryRepository:
 
     def __init__(self) -> None:
         self._conversations: dict[str, list[Message]] = {}
-        self._lock = threading.Lock()
+        self._lock = ForkSafeLock()
 
     def find_conversation_ids(self) -> list[str]:
         """Every conversation that holds at least one message, oldest first."""

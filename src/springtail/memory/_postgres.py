@@ -25,7 +25,6 @@ The table is part of the interface::
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
@@ -33,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from springtail.memory._base import ChatMemoryError
 from springtail.memory._codec import MessageCodec
+from springtail.memory._locks import ForkSafeLock
 from springtail.memory._rows import plan_rows
 from springtail.messages import Message
 
@@ -96,7 +96,7 @@ class PostgresChatMemoryRepository:
         self._where = _describe(dsn)
         self._connect_timeout = connect_timeout
         self._codec = MessageCodec()
-        self._lock = threading.RLock()
+        self._lock = ForkSafeLock()
         self._conn: psycopg.Connection[Any] | None = None
         self._inherited: list[psycopg.Connection[Any]] = []
         self._pid = -1

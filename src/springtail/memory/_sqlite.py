@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
@@ -31,6 +30,7 @@ from pathlib import Path
 
 from springtail.memory._base import ChatMemoryError
 from springtail.memory._codec import MessageCodec
+from springtail.memory._locks import ForkSafeLock
 from springtail.memory._rows import plan_rows
 from springtail.messages import Message
 
@@ -83,7 +83,7 @@ class SqliteChatMemoryRepository:
         self._path = Path(path)
         self._busy_timeout = busy_timeout
         self._codec = MessageCodec()
-        self._lock = threading.RLock()
+        self._lock = ForkSafeLock()
         self._conn: sqlite3.Connection | None = None
         self._inherited: list[sqlite3.Connection] = []
         self._pid = -1
