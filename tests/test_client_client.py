@@ -338,3 +338,17 @@ def test_model_errors_reach_the_caller_of_every_api() -> None:
         list(client.prompt("q").stream().events())
     with pytest.raises(ModelError, match="server down"):
         asyncio.run(client.prompt("q").acall())
+
+
+def test_duplicates_among_default_tools_fail_when_the_request_runs() -> None:
+    model = ScriptedChatModel(["never"])
+    client = ChatClient(model, tools=[Calculator(), other_multiply])
+    response = client.prompt("q").call()
+    with pytest.raises(DuplicateToolNameError, match="'multiply'"):
+        response.content()
+
+
+def test_a_single_tool_source_or_advisor_needs_no_list() -> None:
+    model = ScriptedChatModel([call("multiply", '{"a": 5, "b": 5}'), lambda p: last_tool_result(p)])
+    client = ChatClient(model, tools=Calculator(), advisors=ToolCallingAdvisor())  # type: ignore[arg-type]
+    assert client.prompt("5*5").call().content() == "25"

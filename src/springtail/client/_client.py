@@ -8,7 +8,12 @@ from typing import Any
 
 from springtail.client._request import PreparedRequest
 from springtail.client._spec import ChatClientRequestSpec, _flatten, check_advisor
-from springtail.client._tools import ResolvedTools, ToolSource, resolve_sources
+from springtail.client._tools import (
+    DuplicateToolNameError,
+    ResolvedTools,
+    ToolSource,
+    resolve_sources,
+)
 from springtail.messages import ChatOptions, Prompt, SystemMessage, UserMessage
 from springtail.models._base import ChatModel
 
@@ -27,6 +32,13 @@ class _Defaults:
     options: ChatOptions | None = None
     params: Mapping[str, Any] = field(default_factory=dict)
     auto_register: bool = True
+
+
+def _as_tuple(items: Any) -> tuple[Any, ...]:
+    """``tools=`` and ``advisors=`` take a collection; a single item is forgiven."""
+    if isinstance(items, Iterable) and not isinstance(items, str | bytes):
+        return tuple(items)
+    return (items,)
 
 
 class ChatClient:
@@ -73,8 +85,8 @@ class ChatClient:
             )
         if options is not None and not isinstance(options, ChatOptions):
             raise TypeError(f"options must be a ChatOptions, got {type(options).__name__}")
-        sources = tuple(tools)
-        advisor_list = tuple(advisors)
+        sources = _as_tuple(tools)
+        advisor_list = _as_tuple(advisors)
         for advisor in advisor_list:
             check_advisor(advisor)
         self._ready: ChatOptions | None = None
@@ -102,16 +114,20 @@ class ChatClient:
             d = self._defaults
             if d.tools.providers:
                 return None
-            ready = self._ready = PreparedRequest(
-                model=d.model,
-                messages=(),
-                options=d.options,
-                tools=(d.tools,),
-                tool_context=d.tool_context,
-                advisors=(),
-                params={},
-                auto_register=d.auto_register,
-            ).final_options()
+            try:
+                ready = PreparedRequest(
+                    model=d.model,
+                    messages=(),
+                    options=d.options,
+                    tools=(d.tools,),
+                    tool_context=d.tool_context,
+                    advisors=(),
+                    params={},
+                    auto_register=d.auto_register,
+                ).final_options()
+            except DuplicateToolNameError:
+                return None  # raised again, as documented, when the request runs
+            self._ready = ready
         return ready
 
     @staticmethod
