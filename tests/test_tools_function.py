@@ -128,6 +128,26 @@ def test_fn_with_context() -> None:
     assert list(callback.tool_definition.input_schema["properties"]) == ["name", "formal"]
 
 
+def test_context_may_have_a_default_or_no_annotation() -> None:
+    def with_default(request: Greeting, ctx: ToolContext | None = None) -> str:
+        return f"{request.name}/{ctx['user'] if ctx else 'none'}"
+
+    callback = FunctionToolCallback("a", with_default)
+    assert callback.call('{"name": "x"}', ToolContext({"user": "ann"})) == "x/ann"
+    untyped = FunctionToolCallback(
+        "b", lambda g, ctx: f"{g.name}/{ctx['user']}", input_type=Greeting
+    )
+    assert untyped.call('{"name": "y"}', ToolContext({"user": "bo"})) == "y/bo"
+
+
+def test_callable_object_input_type_comes_from_its_call_method() -> None:
+    class Greeter:
+        def __call__(self, greeting: Greeting) -> str:
+            return f"hi {greeting.name}"
+
+    assert FunctionToolCallback("greet", Greeter()).call('{"name": "z"}') == "hi z"
+
+
 def test_zero_argument_fn_takes_no_input() -> None:
     callback = FunctionToolCallback("now", lambda: "12:00")
     schema = callback.tool_definition.input_schema
@@ -233,6 +253,14 @@ def test_unannotated_input_without_input_type_is_reported_on_first_use() -> None
     callback = FunctionToolCallback("x", lambda value: value)
     with pytest.raises(TypeError, match="input_type"):
         _ = callback.tool_definition
+
+
+def test_a_parameter_that_would_get_no_value_is_reported_on_first_use() -> None:
+    def needs_more(request: Greeting, *, flag: bool) -> str:
+        return ""
+
+    with pytest.raises(TypeError, match="'flag' would get no value"):
+        _ = FunctionToolCallback("x", needs_more).tool_definition
 
 
 def test_schema_is_plain_json() -> None:

@@ -38,7 +38,14 @@ _EMPTY_OBJECT: dict[str, Any] = {
 class _Plan:
     """Built once on first use: validator, schema and how to call ``fn``."""
 
-    __slots__ = ("allowed", "input_schema", "return_type", "validate_json", "wants_context")
+    __slots__ = (
+        "allowed",
+        "context_name",
+        "context_positional",
+        "input_schema",
+        "return_type",
+        "validate_json",
+    )
 
     def __init__(
         self,
@@ -46,13 +53,15 @@ class _Plan:
         input_schema: dict[str, Any],
         validate_json: Callable[[str], Any] | None,
         allowed: frozenset[str] | None,
-        wants_context: bool,
+        context_name: str | None,
+        context_positional: bool,
         return_type: Any,
     ) -> None:
         self.input_schema = input_schema
         self.validate_json = validate_json
         self.allowed = allowed
-        self.wants_context = wants_context
+        self.context_name = context_name
+        self.context_positional = context_positional
         self.return_type = return_type
 
 
@@ -162,30 +171,30 @@ class FunctionToolCallback:
     def call(self, tool_input: str, tool_context: ToolContext | None = None) -> str:
         """Run the tool from sync code (an ``async def`` fn runs to completion)."""
         plan = self._plan or self._load()
-        args = self._arguments(plan, tool_input, tool_context)
+        args, kwargs = self._arguments(plan, tool_input, tool_context)
         definition = self.tool_definition
         if self._is_async:
             from springtail._sync import run_sync as block_on  # deferred: loads asyncio
 
-            result = block_on(run_async(definition, self.fn, args, {}))
+            result = block_on(run_async(definition, self.fn, args, kwargs))
         else:
-            result = run_sync(definition, self.fn, args, {})
+            result = run_sync(definition, self.fn, args, kwargs)
         return convert(definition, self._converter, result, plan.return_type)
 
     async def acall(self, tool_input: str, tool_context: ToolContext | None = None) -> str:
         """Run the tool from async code; a sync fn runs in a worker thread."""
         plan = self._plan or self._load()
-        args = self._arguments(plan, tool_input, tool_context)
+        args, kwargs = self._arguments(plan, tool_input, tool_context)
         definition = self.tool_definition
         if self._is_async:
-            result = await run_async(definition, self.fn, args, {})
+            result = await run_async(definition, self.fn, args, kwargs)
         else:
-            result = await run_in_thread(definition, self.fn, args, {})
+            result = await run_in_thread(definition, self.fn, args, kwargs)
         return convert(definition, self._converter, result, plan.return_type)
 
     def _arguments(
         self, plan: _Plan, tool_input: str, tool_context: ToolContext | None
-    ) -> tuple[Any, ...]:
+    ) -> tuple[tuple[Any, ...], dict[str, Any]]:
         if not tool_input or tool_input.isspace():
             tool_input = "{}"
         args: tuple[Any, ...] = ()
@@ -198,9 +207,11 @@ class FunctionToolCallback:
                 raise self._error(exc, plan) from exc
         else:
             self._check_no_input(plan, tool_input)
-        if plan.wants_context:
-            args = (*args, as_context(tool_context))
-        return args
+        if plan.context_name is None:
+            return args, {}
+        if plan.context_positional:
+            return (*args, as_context(tool_context)), {}
+        return args, {plan.context_name: as_context(tool_context)}
 
     def _check_fields(self, plan: _Plan, tool_input: str) -> None:
         # The input type ignores unknown fields by its own configuration; the
@@ -263,23 +274,32 @@ class FunctionToolCallback:
 
 def _positional_params(name: str, fn: Callable[..., Any]) -> list[inspect.Parameter]:
     try:
-        params = list(inspect.signature(fn).parameters.values())
+        signature = inspect.signature(fn)
     except (TypeError, ValueError) as exc:
         raise TypeError(
             f"FunctionToolCallback {name!r}: cannot read fn's signature: {exc}"
         ) from exc
-    usable = [
-        p
-        for p in params
-        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty
+    params = [
+        p for p in signature.parameters.values() if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
     ]
-    if len(usable) > 2:
+    required = [p for p in params if p.default is p.empty]
+    if len(required) > 2:
         raise TypeError(
             f"FunctionToolCallback {name!r}: fn must take (input), (input, context) or nothing, "
-            f"but it requires {len(usable)} arguments; use @tool for functions with several "
+            f"but it requires {len(required)} arguments; use @tool for functions with several "
             "parameters"
         )
-    return usable
+    return params
+
+
+def _hints(fn: Callable[..., Any]) -> dict[str, Any]:
+    target: Any = inspect.unwrap(fn)
+    if not (inspect.isfunction(target) or inspect.ismethod(target)):
+        target = getattr(target, "__call__", target)  # noqa: B004 - a callable object
+    try:
+        return typing.get_type_hints(target, include_extras=True)
+    except Exception:  # unannotated or unresolvable: fall back to what was passed
+        return {}
 
 
 def _build_plan(
@@ -289,21 +309,30 @@ def _build_plan(
 
     from springtail.tools._schema import clean_schema
 
-    try:
-        hints = typing.get_type_hints(inspect.unwrap(fn), include_extras=True)
-    except Exception:  # unannotated or unresolvable: fall back to what was passed
-        hints = {}
-    wants_context = False
+    hints = _hints(fn)
+    context = next((p for p in params if is_context_type(hints.get(p.name))), None)
+    others = [p for p in params if p is not context]
     input_param: inspect.Parameter | None = None
-    if params and is_context_type(hints.get(params[0].name)) and input_type is None:
-        wants_context = True
-        if len(params) > 1:
-            raise TypeError(
-                f"FunctionToolCallback {name!r}: the context must come after the input parameter"
-            )
-    elif params:
-        input_param = params[0]
-        wants_context = len(params) > 1
+    if (
+        others
+        and others[0].kind in (others[0].POSITIONAL_ONLY, others[0].POSITIONAL_OR_KEYWORD)
+        and (others[0].default is others[0].empty or input_type is not None)
+    ):
+        input_param, others = others[0], others[1:]
+    if (
+        context is None
+        and input_param is not None
+        and others
+        and others[0].default is others[0].empty
+        and others[0].name not in hints
+    ):
+        context, others = others[0], others[1:]  # fn(input, ctx) without annotations
+    leftover = [p.name for p in others if p.default is p.empty]
+    if leftover:
+        raise TypeError(
+            f"FunctionToolCallback {name!r}: fn's parameter {leftover[0]!r} would get no value; "
+            "fn must take (input), (input, context) or nothing"
+        )
     if input_param is not None and input_type is None:
         input_type = hints.get(input_param.name)
         if input_type is None:
@@ -311,16 +340,19 @@ def _build_plan(
                 f"FunctionToolCallback {name!r}: cannot tell the input type; annotate fn's "
                 "first parameter or pass input_type=..."
             )
-    if input_type is not None and input_param is None and params == []:
+    if input_type is not None and input_param is None:
         raise TypeError(
-            f"FunctionToolCallback {name!r}: input_type was given but fn takes no argument"
+            f"FunctionToolCallback {name!r}: input_type was given but fn takes no input parameter"
         )
+    context_name = context.name if context is not None else None
+    context_positional = context is not None and context.kind is context.POSITIONAL_ONLY
     if input_type is None:
         return _Plan(
             input_schema=dict(_EMPTY_OBJECT),
             validate_json=None,
             allowed=None,
-            wants_context=wants_context,
+            context_name=context_name,
+            context_positional=context_positional,
             return_type=hints.get("return"),
         )
     adapter: TypeAdapter[Any] = TypeAdapter(input_type)
@@ -329,7 +361,8 @@ def _build_plan(
         input_schema=schema,
         validate_json=adapter.validator.validate_json,
         allowed=None if _forbids_extra(input_type) else frozenset(schema.get("properties", {})),
-        wants_context=wants_context,
+        context_name=context_name,
+        context_positional=context_positional,
         return_type=hints.get("return"),
     )
 
