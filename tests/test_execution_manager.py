@@ -251,6 +251,17 @@ async def test_an_unknown_tool_is_answered_with_the_tools_that_exist() -> None:
     assert seen[0].tool_definition is None
 
 
+async def test_an_unknown_tool_answer_lists_the_resolvers_tools_too() -> None:
+    manager = ToolCallingManager(
+        resolver=StaticToolCallbackResolver([echo("refund_order"), echo("cancel_order")])
+    )
+    result = await manager.aexecute_tool_calls(
+        prompt_with(echo("lookup_order")), calls_response(("refund", "{}"))
+    )
+    answer = responses_of(result)[0].response_data
+    assert "lookup_order, refund_order, cancel_order" in answer
+
+
 async def test_a_resolver_that_fails_answers_that_call_only() -> None:
     class Broken:
         def resolve(self, name: str) -> Any:

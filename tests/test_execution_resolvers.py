@@ -49,7 +49,7 @@ def test_static_resolver_finds_tools_by_name() -> None:
     assert resolver.resolve("a") is a
     assert resolver.resolve("b") is b
     assert resolver.resolve("c") is None
-    assert resolver.tool_names == ("a", "b")
+    assert resolver.tool_names() == ("a", "b")
 
 
 def test_static_resolver_rejects_two_tools_with_one_name() -> None:
@@ -70,6 +70,7 @@ def test_delegating_resolver_takes_the_first_hit_in_order() -> None:
     assert resolver.resolve("a") is first_a
     assert resolver.resolve("b") is b
     assert resolver.resolve("z") is None
+    assert resolver.tool_names() == ("a", "b")
 
 
 # -- entry points, from a real installed distribution --------------------------------

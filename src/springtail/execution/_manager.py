@@ -31,7 +31,7 @@ from springtail.execution._processor import (
     DefaultToolExecutionExceptionProcessor,
     ToolExecutionExceptionProcessor,
 )
-from springtail.execution._resolvers import ToolCallbackResolver
+from springtail.execution._resolvers import ToolCallbackResolver, listed_names
 from springtail.execution._result import ToolExecutionResult
 from springtail.messages import (
     AssistantMessage,
@@ -323,7 +323,7 @@ class ToolCallingManager:
             resolved.append(found)
 
         run = _Run(context, (), self._tracers.get())
-        if None in resolved:
+        if any(found is None for found in resolved):
             run.available = self._available_names(options, callbacks)
         to_run = (
             [i for i in range(len(calls)) if i not in skipped] if skipped else range(len(calls))
@@ -528,9 +528,8 @@ class ToolCallingManager:
         names = dict.fromkeys(callbacks)
         if options is not None:
             names.update(dict.fromkeys(options.tool_names))
-        listed = getattr(self._resolver, "tool_names", None)
-        if isinstance(listed, tuple):
-            names.update(dict.fromkeys(listed))
+        if self._resolver is not None:
+            names.update(dict.fromkeys(listed_names(self._resolver)))
         return tuple(names)
 
     def _make_pool(self) -> WorkerPool:

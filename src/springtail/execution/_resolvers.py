@@ -69,7 +69,6 @@ class StaticToolCallbackResolver:
             )
         self._by_name = by_name
 
-    @property
     def tool_names(self) -> tuple[str, ...]:
         """The names this resolver knows, in the order given."""
         return tuple(self._by_name)
@@ -97,6 +96,13 @@ class DelegatingToolCallbackResolver:
     def resolvers(self) -> tuple[ToolCallbackResolver, ...]:
         """The resolvers asked, in order."""
         return self._resolvers
+
+    def tool_names(self) -> tuple[str, ...]:
+        """The names known to the resolvers that can list theirs, first ones first."""
+        names: dict[str, None] = {}
+        for resolver in self._resolvers:
+            names.update(dict.fromkeys(listed_names(resolver)))
+        return tuple(names)
 
     def resolve(self, name: str) -> ToolCallback | None:
         """The first hit among the resolvers, or ``None``."""
@@ -195,6 +201,22 @@ class EntryPointToolCallbackResolver:
 
     def __repr__(self) -> str:
         return f"EntryPointToolCallbackResolver(group={self._group!r})"
+
+
+def listed_names(resolver: object) -> tuple[str, ...]:
+    """The names a resolver can list through an optional ``tool_names()``; else none.
+
+    Listing is optional for a resolver: it only improves the answer to a
+    call of an unknown tool. A resolver that fails to list lists nothing.
+    """
+    method = getattr(resolver, "tool_names", None)
+    if not callable(method):
+        return ()
+    try:
+        return tuple(str(name) for name in method())
+    except Exception:
+        logger.debug("%r could not list its tools", resolver, exc_info=True)
+        return ()
 
 
 def _as_callback(obj: Any) -> ToolCallback | None:
