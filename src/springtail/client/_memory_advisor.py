@@ -119,9 +119,16 @@ class MessageChatMemoryAdvisor:
         saved = state.saved
         pending = state.pending
         for message in request.prompt.messages:
-            if isinstance(message, SystemMessage):
+            kind = type(message)
+            if kind is SystemMessage:
                 systems.append(message)
-            elif id(message) not in saved and message is not pending and message != pending:
+            elif id(message) in saved:
+                continue
+            elif pending is not None and (
+                message is pending or (kind is AssistantMessage and message == pending)
+            ):
+                continue  # re-added below, in front of its responses
+            else:
                 new.append(message)
         if pending is not None:
             # Its tool responses arrived: remember the call and its answers together.
