@@ -4,6 +4,13 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -275,3 +282,111 @@ def test_key_and_base_url_come_from_the_environment(monkeypatch: pytest.MonkeyPa
     assert json.dumps(server.received[0].body["messages"]) == json.dumps(
         [{"role": "user", "content": "hi"}]
     )
+
+
+# -- a real OpenAI-compatible server on loopback: llama.cpp's, serving the embedded model --
+
+# Weight repacking (llama.cpp's "extra buffer types", AMX/AVX repacked matmuls)
+# crashes with SIGSEGV on CPUs that advertise AMX inside some VMs; it only
+# speeds up prompt processing, so the test server runs without it.
+_LAUNCH_SERVER = """
+import runpy, sys
+import llama_cpp.llama_cpp as C
+_defaults = C.llama_model_default_params
+def _params():
+    params = _defaults()
+    params.use_extra_bufts = False
+    return params
+C.llama_model_default_params = _params
+sys.argv[0] = "llama_cpp.server"
+runpy.run_module("llama_cpp.server", run_name="__main__", alter_sys=True)
+"""
+
+
+@pytest.fixture(scope="session")
+def llama_server() -> Iterator[str]:
+    """The base URL of ``python -m llama_cpp.server`` serving the embedded model."""
+    pytest.importorskip("llama_cpp.server")
+    from springtail.models._llamacpp import ensure_model_file
+
+    port = closed_port()
+    command = [sys.executable, "-c", _LAUNCH_SERVER, "--model", str(ensure_model_file())]
+    command += ["--host", "127.0.0.1", "--port", str(port), "--n_ctx", "2048"]
+    command += ["--n_threads", str(max(1, min(4, os.cpu_count() or 1))), "--verbose", "False"]
+    base_url = f"http://127.0.0.1:{port}/v1"
+    with tempfile.TemporaryFile() as log:
+        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            _wait_until_serving(process, log, base_url)
+            yield base_url
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+def _wait_until_serving(process: subprocess.Popen[bytes], log: Any, base_url: str) -> None:
+    deadline = time.monotonic() + 180
+    while True:
+        if process.poll() is not None:
+            log.seek(0)
+            tail = log.read().decode("utf-8", "replace")[-2000:]
+            pytest.fail(f"llama_cpp.server exited with {process.returncode}:\n{tail}")
+        try:
+            with urllib.request.urlopen(f"{base_url}/models", timeout=2):
+                return
+        except OSError:
+            if time.monotonic() > deadline:
+                pytest.fail("llama_cpp.server did not start within 180 s")
+            time.sleep(0.5)
+
+
+def real_model(base_url: str, **options: Any) -> OpenAIChatModel:
+    defaults = ChatOptions(temperature=0.0, seed=1, **options)
+    return OpenAIChatModel(base_url=base_url, default_options=defaults, timeout=300)
+
+
+@pytest.mark.model
+def test_real_server_returns_a_forced_tool_call(llama_server: str) -> None:
+    model = real_model(llama_server, max_tokens=40)
+    options = ChatOptions(tool_callbacks=(WEATHER,), extra={"tool_choice": "weather"})
+    response = model.call(Prompt("What is the weather in Oslo?", options))
+    assert response.result is not None
+    (call,) = response.result.output.tool_calls
+    assert call.name == "weather"
+    assert call.id
+    assert "oslo" in json.loads(call.arguments)["city"].lower()
+    assert response.metadata.usage.prompt_tokens > 0
+
+
+@pytest.mark.model
+def test_real_server_streams_a_plain_answer(llama_server: str) -> None:
+    model = real_model(llama_server, max_tokens=12)
+    chunks = list(model.stream(Prompt("Say hello.")))
+    assert "".join(c.text for c in chunks).strip()
+    assert sum(1 for c in chunks if c.text) >= 2  # it really streamed, delta by delta
+    assert not any(c.has_tool_calls() for c in chunks)
+    assert chunks[-1].results[0].metadata.finish_reason in ("stop", "length")
+
+
+@pytest.mark.model
+def test_chat_client_tool_loop_runs_against_the_real_server(llama_server: str) -> None:
+    from springtail import ChatClient, tool
+
+    asked: list[str] = []
+
+    @tool(return_direct=True)
+    def weather(city: str) -> str:
+        """Current weather for a city."""
+        asked.append(city)
+        return f"Sunny in {city}"
+
+    options = ChatOptions(max_tokens=40, extra={"tool_choice": "weather"})
+    client = ChatClient(real_model(llama_server), tools=[weather], options=options)
+    answer = client.prompt("What is the weather in Oslo?").call().content()
+    assert len(asked) == 1
+    assert "oslo" in asked[0].lower()
+    assert answer == f"Sunny in {asked[0]}"
