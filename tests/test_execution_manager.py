@@ -916,3 +916,16 @@ async def test_decorated_sync_tools_run_concurrently_on_worker_threads() -> None
         calls_response(*[("meet", f'{{"n": {i}}}') for i in range(3)]),
     )
     assert [r.response_data for r in responses_of(result)] == ["0", "1", "2"]
+
+
+async def test_a_converter_that_yields_none_gives_an_empty_answer() -> None:
+    @tool(result_converter=lambda result, return_type: None)  # type: ignore[arg-type,return-value]
+    def quiet() -> str:
+        """Say nothing."""
+        return "ignored"
+
+    result = await ToolCallingManager().aexecute_tool_calls(
+        Prompt("go", ChatOptions(tool_callbacks=tuple(tool_callbacks(quiet)))),
+        calls_response(("quiet", "{}")),
+    )
+    assert responses_of(result)[0] == ToolResponse("call-0", "quiet", "", False)
