@@ -36,7 +36,7 @@ _FIRST_KEYS = (
 )
 
 
-def clean_schema(raw: dict[str, Any], *, root: bool = True) -> dict[str, Any]:
+def clean_schema(raw: dict[str, Any]) -> dict[str, Any]:
     """Return ``raw`` rewritten to springtail's tool-schema shape.
 
     Definitions used once and not recursive are inlined; shared or recursive
@@ -58,22 +58,20 @@ def clean_schema(raw: dict[str, Any], *, root: bool = True) -> dict[str, Any]:
         # the root must be the object, so its definition is copied there.
         siblings = {k: v for k, v in raw.items() if k != "$ref"}
         raw = {**defs[ref[len(_REF_PREFIX) :]], **siblings}
-    result = cleaner.clean(raw)
-    if root:
-        if result.get("type") != "object" and "properties" not in result:
-            raise ValueError(
-                "a tool's input schema must describe a JSON object, got "
-                f"{result.get('type', 'a schema without a type')!r}"
-            )
-        result["type"] = "object"
-        result.setdefault("properties", {})
-        result.setdefault("required", [])
-        result["additionalProperties"] = False
-        if keep:
-            result["$defs"] = {name: cleaner.clean(defs[name]) for name in defs if name in keep}
-        result["$schema"] = DRAFT_2020_12
-        result = _ordered(result)
-    return result  # type: ignore[no-any-return]
+    result: dict[str, Any] = cleaner.clean(raw)
+    if result.get("type") != "object" and "properties" not in result:
+        raise ValueError(
+            "a tool's input schema must describe a JSON object, got "
+            f"{result.get('type', 'a schema without a type')!r}"
+        )
+    result["type"] = "object"
+    result.setdefault("properties", {})
+    result.setdefault("required", [])
+    result["additionalProperties"] = False
+    if keep:
+        result["$defs"] = {name: cleaner.clean(defs[name]) for name in defs if name in keep}
+    result["$schema"] = DRAFT_2020_12
+    return _ordered(result)
 
 
 class _Cleaner:
