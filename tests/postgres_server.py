@@ -10,7 +10,9 @@ when missing).
 Binaries are looked up in ``$POSTGRES_BINDIR``, then Debian's
 ``/usr/lib/postgresql/<version>/bin`` (newest first), then ``$PATH``. When
 none is found, :class:`PostgresUnavailable` says to install Debian's
-``postgresql`` package; the pytest fixture turns that into a skip.
+``postgresql`` package; the pytest fixture turns that into a skip. Any other
+failure (:class:`PostgresStartError`) fails the tests, so CI cannot pass by
+silently skipping them.
 """
 
 from __future__ import annotations
@@ -26,13 +28,24 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["PostgresServer", "PostgresUnavailable", "find_bindir", "free_port", "start_postgres"]
+__all__ = [
+    "PostgresServer",
+    "PostgresStartError",
+    "PostgresUnavailable",
+    "find_bindir",
+    "free_port",
+    "start_postgres",
+]
 
 SERVICE_USER = "postgres"
 
 
 class PostgresUnavailable(RuntimeError):
-    """No PostgreSQL server can be started here; the message says why and what to do."""
+    """This machine cannot run PostgreSQL at all (no binaries); tests skip with this reason."""
+
+
+class PostgresStartError(RuntimeError):
+    """The binaries are there but the server did not start: a real failure, not a skip."""
 
 
 @dataclass
@@ -87,7 +100,12 @@ def find_bindir() -> Path | None:
 
 
 def start_postgres() -> PostgresServer:
-    """Start a fresh cluster; raises :class:`PostgresUnavailable` when it cannot."""
+    """Start a fresh cluster.
+
+    Raises:
+        PostgresUnavailable: no server binaries here (skip).
+        PostgresStartError: the server could not be set up or started (fail).
+    """
     bindir = find_bindir()
     if bindir is None:
         raise PostgresUnavailable(
@@ -95,7 +113,7 @@ def start_postgres() -> PostgresServer:
             "`postgresql` package (apt-get install postgresql) or set POSTGRES_BINDIR"
         )
     run_as = _service_user() if os.geteuid() == 0 else None
-    root = Path(tempfile.mkdtemp(prefix="springtail-pg-"))
+    root = Path(tempfile.mkdtemp(prefix="springtail-pg-", dir=_temp_parent(run_as is not None)))
     try:
         if run_as is not None:
             entry = pwd.getpwnam(run_as)
@@ -144,10 +162,27 @@ def start_postgres() -> PostgresServer:
                 return PostgresServer(bindir, root, port, run_as)
             log = root / "server.log"
             last_error = result.stdout + result.stderr + (log.read_text() if log.exists() else "")
-        raise PostgresUnavailable(f"PostgreSQL did not start:\n{last_error[-2000:]}")
+        raise PostgresStartError(f"PostgreSQL did not start:\n{last_error[-2000:]}")
     except BaseException:
         shutil.rmtree(root, ignore_errors=True)
         raise
+
+
+def _temp_parent(for_other_user: bool) -> str:
+    """A temp folder the server can use: reachable by its user, short enough for a socket path."""
+    candidates = [tempfile.gettempdir(), "/tmp", "/var/tmp", "/dev/shm"]
+    for candidate in candidates:
+        path = Path(candidate)
+        if not path.is_dir() or not os.access(path, os.W_OK) or len(str(path)) > 60:
+            continue
+        # Every folder on the way must be searchable by others (o+x).
+        if for_other_user and not all(p.stat().st_mode & 0o001 for p in [path, *path.parents]):
+            continue
+        return str(path)
+    raise PostgresStartError(
+        f"no temporary folder ({', '.join(candidates)}) is writable, short and reachable by "
+        f"the {SERVICE_USER!r} user; set TMPDIR to one"
+    )
 
 
 def _service_user() -> str:
@@ -182,7 +217,7 @@ def _run(
         command, capture_output=True, text=True, timeout=timeout, cwd="/", check=False
     )
     if check and result.returncode != 0:
-        raise PostgresUnavailable(
+        raise PostgresStartError(
             f"{' '.join(command)} failed ({result.returncode}):\n{result.stdout}{result.stderr}"
         )
     return result
