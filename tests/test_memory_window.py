@@ -190,6 +190,8 @@ def test_bad_arguments_say_what_to_pass() -> None:
     with pytest.raises(TypeError, match="must be an int"):
         MessageWindowChatMemory(max_messages=2.5)  # type: ignore[arg-type]
     assert memory.repository.find_conversation_ids() == []
+    with pytest.raises(TypeError, match=r"SqliteChatMemoryRepository\(path\)"):
+        MessageWindowChatMemory("chat.db")  # type: ignore[arg-type]
 
 
 class PlainRepository:

@@ -61,9 +61,14 @@ class MessageWindowChatMemory(ChatMemory):
                 f"max_messages must be at least 1, got {max_messages}; "
                 "use clear() to forget a conversation"
             )
-        self._repository: ChatMemoryRepository = (
-            repository if repository is not None else InMemoryChatMemoryRepository()
-        )
+        if repository is None:
+            repository = InMemoryChatMemoryRepository()
+        elif not isinstance(repository, ChatMemoryRepository):
+            raise TypeError(
+                f"repository must be a ChatMemoryRepository, got {repository!r}; "
+                "for a file pass SqliteChatMemoryRepository(path)"
+            )
+        self._repository: ChatMemoryRepository = repository
         self._updatable = isinstance(self._repository, UpdatableChatMemoryRepository)
         self._max_messages = max_messages
 
