@@ -132,6 +132,32 @@ def test_field_constraints_survive_a_description_override() -> None:
         callback.call('{"qty": 0}')
 
 
+def test_pydantic_field_as_default_value() -> None:
+    seen: list[int] = []
+
+    @tool
+    def f(
+        qty: int = Field(3, description="How many.", gt=0),
+        size: int = Field(description="Size."),
+    ) -> str:
+        seen.append(qty)
+        return str(size)
+
+    schema = schema_of(f)
+    assert schema["required"] == ["size"]
+    assert schema["properties"]["qty"] == {
+        "type": "integer",
+        "description": "How many.",
+        "exclusiveMinimum": 0,
+        "default": 3,
+    }
+    (callback,) = tool_callbacks(f)
+    assert callback.call('{"size": 1}') == "1"
+    assert seen == [3]  # the default value, not the Field object
+    with pytest.raises(ToolArgumentsError, match="'qty' must be greater than 0"):
+        callback.call('{"size": 1, "qty": 0}')
+
+
 def test_undocumented_parameter_has_no_description() -> None:
     @tool
     def f(x: int) -> None:

@@ -210,9 +210,9 @@ class MethodToolCallback:
             kwargs: dict[str, Any] = compiled.validate_json(tool_input)
         except ValueError as exc:  # pydantic_core.ValidationError is a ValueError
             raise _arguments_error(self.tool_definition, exc, compiled.input_schema) from exc
-        for name in compiled.fill_none:
+        for name, value in compiled.fill:
             if name not in kwargs:
-                kwargs[name] = None
+                kwargs[name] = value
         if compiled.context_param is not None:
             kwargs[compiled.context_param] = as_context(tool_context)
         return kwargs

@@ -34,7 +34,7 @@ class CompiledSignature:
 
     input_schema: dict[str, Any]
     validate_json: Any  # pydantic SchemaValidator.validate_json
-    fill_none: tuple[str, ...]
+    fill: tuple[tuple[str, Any], ...]  # (name, value) for fields the model may leave out
     context_param: str | None
     return_type: Any
     doc: DocInfo
@@ -65,7 +65,8 @@ def compile_signature(
     from typing import NotRequired, Required
 
     from pydantic import ConfigDict, Field, TypeAdapter
-    from pydantic_core import to_jsonable_python
+    from pydantic.fields import FieldInfo
+    from pydantic_core import PydanticUndefined, to_jsonable_python
     from typing_extensions import TypedDict
 
     target = inspect.unwrap(fn)
@@ -81,7 +82,7 @@ def compile_signature(
     doc = parse_docstring(target)
     fields: dict[str, Any] = {}
     defaults: dict[str, Any] = {}
-    fill_none: list[str] = []
+    fill: list[tuple[str, Any]] = []
     context_param: str | None = None
     for p in params:
         if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
@@ -102,20 +103,34 @@ def compile_signature(
         param = next((m for m in metadata if isinstance(m, Param)), None)
         text = next((m for m in metadata if isinstance(m, str)), None)
         kept = [m for m in metadata if not isinstance(m, Param | str)]
+        default = p.default
+        default_field: str | None = None
+        if isinstance(default, FieldInfo):  # `x: int = Field(3, description=..., gt=0)`
+            kept.extend(default.metadata)  # its constraints
+            default_field = default.description
+            default = default.get_default(call_default_factory=True)
+            if default is PydanticUndefined:
+                default = p.empty
+            else:
+                fill.append((p.name, default))  # Python would pass the FieldInfo itself
         description = (
-            (param.description if param else None) or text or _field_description(kept)
-        ) or doc.params.get(p.name)
-        has_default = p.default is not p.empty
+            (param.description if param else None)
+            or text
+            or _field_description(kept)
+            or default_field
+            or doc.params.get(p.name)
+        )
+        has_default = default is not p.empty
         if param is not None and param.required is not None:
             required = param.required
         else:
             required = not has_default and not _admits_none(base)
         if not required and not has_default:
-            fill_none.append(p.name)
+            fill.append((p.name, None))
         if has_default and not required:
             # A default the model cannot be shown is simply not shown.
             with contextlib.suppress(Exception):
-                defaults[p.name] = to_jsonable_python(p.default)
+                defaults[p.name] = to_jsonable_python(default)
         if description:
             kept.append(Field(description=description))
         typ = Annotated[(base, *kept)] if kept else base
@@ -135,7 +150,7 @@ def compile_signature(
     return CompiledSignature(
         input_schema=schema,
         validate_json=adapter.validator.validate_json,
-        fill_none=tuple(fill_none),
+        fill=tuple((n, v) for n, v in fill if v is not inspect.Parameter.empty),
         context_param=context_param,
         return_type=hints.get("return"),
         doc=doc,
