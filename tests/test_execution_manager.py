@@ -511,24 +511,30 @@ async def test_sync_and_async_tools_run_together() -> None:
 
 @pytest.mark.parametrize("kind", ["sync", "async"])
 async def test_at_most_max_concurrency_calls_run_at_once(kind: str) -> None:
-    lock = threading.Lock()
-    in_flight = 0
-    peak = 0
+    changed = threading.Condition()
+    in_flight = started = peak = 0
 
     def enter() -> None:
-        nonlocal in_flight, peak
-        with lock:
+        nonlocal in_flight, started, peak
+        with changed:
             in_flight += 1
+            started += 1
             peak = max(peak, in_flight)
+            changed.notify_all()
 
     def leave() -> None:
         nonlocal in_flight
-        with lock:
+        with changed:
             in_flight -= 1
+            changed.notify_all()
 
     def sync_tool(args: str, ctx: Any) -> str:
         enter()
-        threading.Event().wait(0.02)
+        # Hold the slot until a second call runs too (or all have started),
+        # so a slow thread start cannot hide the overlap.
+        with changed:
+            changed.wait_for(lambda: in_flight >= 2 or started == 7, timeout=10)
+        threading.Event().wait(0.01)
         leave()
         return args
 
@@ -598,7 +604,9 @@ async def test_a_hung_sync_tool_is_abandoned_after_the_default_timeout(
     tool = Tool("hangs", lambda a, c: release.wait(60) and "late")
     manager = ToolCallingManager(default_timeout=0.05)
     result = await manager.aexecute_tool_calls(
-        prompt_with(tool, echo()), calls_response(("echo", "1"), ("hangs", ""), ("echo", "2"))
+        # The echo tool's own timeout spares it the short default on a busy machine.
+        prompt_with(tool, echo(timeout=30)),
+        calls_response(("echo", "1"), ("hangs", ""), ("echo", "2")),
     )
     first, timed_out, last = responses_of(result)
     assert timed_out.is_error
@@ -633,14 +641,14 @@ async def test_a_hung_sync_tool_does_not_take_a_worker_from_later_calls(
     release: threading.Event,
 ) -> None:
     # One worker only: if the hung tool kept it, the next call could never run.
-    manager = ToolCallingManager(max_concurrency=1, default_timeout=0.05)
-    hung = Tool("hangs", lambda a, c: release.wait(60) and "late")
+    manager = ToolCallingManager(max_concurrency=1)
+    hung = Tool("hangs", lambda a, c: release.wait(60) and "late", timeout=0.05)
     first = await manager.aexecute_tool_calls(prompt_with(hung), calls_response(("hangs", "")))
     assert responses_of(first)[0].is_error
-    manager_timeout_free = await manager.aexecute_tool_calls(
-        prompt_with(echo()), calls_response(("echo", "after"))
+    after = await manager.aexecute_tool_calls(
+        prompt_with(echo(timeout=10)), calls_response(("echo", "after"))
     )
-    assert responses_of(manager_timeout_free)[0] == ToolResponse("call-0", "echo", "echo:after")
+    assert responses_of(after)[0] == ToolResponse("call-0", "echo", "echo:after")
 
 
 # -- approval ------------------------------------------------------------------------

@@ -99,17 +99,22 @@ async def test_a_queued_job_given_up_never_runs(release: threading.Event) -> Non
 
 async def test_no_more_than_size_workers_run_at_once() -> None:
     pool = WorkerPool(3)
-    lock = threading.Lock()
-    in_flight = peak = 0
+    changed = threading.Condition()
+    in_flight = started = peak = 0
 
     def work() -> None:
-        nonlocal in_flight, peak
-        with lock:
+        nonlocal in_flight, started, peak
+        with changed:
             in_flight += 1
+            started += 1
             peak = max(peak, in_flight)
-        threading.Event().wait(0.02)
-        with lock:
+            changed.notify_all()
+            # Hold the worker until the pool is full (or every job started).
+            changed.wait_for(lambda: in_flight >= 3 or started == 10, timeout=10)
+        threading.Event().wait(0.01)
+        with changed:
             in_flight -= 1
+            changed.notify_all()
 
     await asyncio.gather(*[pool.submit(work).future for _ in range(10)])
     assert peak == 3
