@@ -353,3 +353,19 @@ def test_breaking_out_of_an_event_stream_stops_the_request() -> None:
         assert isinstance(event, TextDelta)
         break
     assert model.remaining == 1
+
+
+def test_a_tool_calling_a_client_keeps_its_tool_events_to_itself() -> None:
+    inner_model = ScriptedChatModel([calls(("lookup", '{"sku": "IN"}')), "inner answer"])
+    inner = ChatClient(inner_model, tools=[lookup])
+
+    @tool
+    async def ask_expert(question: str) -> str:
+        """Ask another assistant."""
+        return (await inner.prompt(question).acall()).content()
+
+    outer_model = ScriptedChatModel([calls(("ask_expert", '{"question": "stock?"}')), "relayed"])
+    events = list(ChatClient(outer_model, tools=[ask_expert]).prompt("q").stream().events())
+    names = [e.tool_name for e in events if isinstance(e, ToolCallStarted | ToolCallFinished)]
+    assert names == ["ask_expert", "ask_expert"]
+    assert inner_model.remaining == 0

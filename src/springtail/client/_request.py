@@ -19,6 +19,7 @@ from springtail.client._advisor import (
     ChatClientResponse,
 )
 from springtail.client._chain import CallChain, StreamChain
+from springtail.client._events import current_sink
 from springtail.client._tool_calling import ToolCallingAdvisor
 from springtail.client._tools import ResolvedTools, check_unique
 from springtail.messages import ChatOptions, Message, Prompt, SystemMessage, UserMessage
@@ -121,7 +122,14 @@ class PreparedRequest:
             [a for a in advisors if hasattr(a, "advise_call")],
             self.model,
         )
-        return await chain.next_call(request)
+        # A tool of a streamed request may call a client itself; that inner
+        # request's tool calls must not show up among the outer stream's events.
+        sink = current_sink()
+        token = sink.set(None)
+        try:
+            return await chain.next_call(request)
+        finally:
+            sink.reset(token)
 
     async def stream(
         self, extra: Mapping[str, Any] | None = None
