@@ -130,14 +130,18 @@ class ToolCallAssembler:
     """Joins the fragments of streamed tool calls into complete calls.
 
     Fragments are grouped by ``key`` (the OpenAI ``index``, the Anthropic
-    content-block index). A fragment with no key continues the call its id
-    names, else the most recent call. A call that ends with neither a name
-    nor arguments was a stray fragment and is dropped with a warning.
+    content-block index). A fragment under a known key whose id differs from
+    that call's id starts a new call (some servers number every call 0). A
+    fragment with no key continues the call its id names, else the most
+    recent call. A call that ends with neither a name nor arguments was a
+    stray fragment and is dropped with a warning.
     """
 
     def __init__(self) -> None:
-        self._calls: dict[Any, _Partial] = {}
-        self._last: Any = None
+        self._calls: dict[int, _Partial] = {}
+        self._slot_of_key: dict[Any, int] = {}
+        self._last: int | None = None
+        self._next = 0
 
     def add(
         self,
@@ -148,12 +152,9 @@ class ToolCallAssembler:
         arguments: str | None = None,
     ) -> None:
         """Add one fragment; any of its parts may be missing."""
-        if key is None:
-            key = self._key_for_id(call_id) if call_id else self._last
-            if key is None:
-                key = len(self._calls)
-        partial = self._calls.setdefault(key, _Partial())
-        self._last = key
+        slot = self._slot(key, call_id)
+        partial = self._calls[slot]
+        self._last = slot
         if call_id and not partial.id:
             partial.id = call_id
         if name and not partial.name:
@@ -162,24 +163,44 @@ class ToolCallAssembler:
         if arguments:
             partial.arguments.append(arguments)
 
-    def _key_for_id(self, call_id: str) -> Any:
-        for key, partial in self._calls.items():
-            if partial.id == call_id:
-                return key
-        return f"id:{call_id}"
+    def _slot(self, key: Any, call_id: str | None) -> int:
+        if key is None:
+            if call_id:
+                for slot, partial in self._calls.items():
+                    if partial.id == call_id:
+                        return slot
+                return self._new_slot(None)
+            last = self._last
+            return last if last is not None and last in self._calls else self._new_slot(None)
+        known_slot = self._slot_of_key.get(key)
+        if known_slot is not None and known_slot in self._calls:
+            known = self._calls[known_slot].id
+            if not (call_id and known and call_id != known):
+                return known_slot
+        return self._new_slot(key)
+
+    def _new_slot(self, key: Any) -> int:
+        slot = self._next
+        self._next += 1
+        self._calls[slot] = _Partial()
+        if key is not None:
+            self._slot_of_key[key] = slot
+        return slot
 
     def __bool__(self) -> bool:
         return bool(self._calls)
 
     def pop(self, key: Any) -> ToolCall | None:
         """Finish the call under ``key`` (Anthropic ends each block on its own)."""
-        partial = self._calls.pop(key, None)
+        slot = self._slot_of_key.pop(key, None)
+        partial = self._calls.pop(slot, None) if slot is not None else None
         return self._finish(partial) if partial is not None else None
 
     def finish(self) -> list[ToolCall]:
         """Every call still open, complete, in the order they started."""
         calls = [self._finish(p) for p in self._calls.values()]
         self._calls.clear()
+        self._slot_of_key.clear()
         self._last = None
         return [c for c in calls if c is not None]
 
