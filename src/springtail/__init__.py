@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     )
     from springtail.memory import (
         ChatMemory as ChatMemory,
+        ChatMemoryError as ChatMemoryError,
         ChatMemoryRepository as ChatMemoryRepository,
         InMemoryChatMemoryRepository as InMemoryChatMemoryRepository,
         MessageWindowChatMemory as MessageWindowChatMemory,
@@ -164,6 +165,7 @@ _EXPORTS: dict[str, str] = {
     "ToolCallStarted": "springtail.client",
     "ToolCallingAdvisor": "springtail.client",
     "ChatMemory": "springtail.memory",
+    "ChatMemoryError": "springtail.memory",
     "ChatMemoryRepository": "springtail.memory",
     "InMemoryChatMemoryRepository": "springtail.memory",
     "MessageWindowChatMemory": "springtail.memory",
@@ -183,6 +185,7 @@ __all__ = [
     "ChatClientRequest",
     "ChatClientResponse",
     "ChatMemory",
+    "ChatMemoryError",
     "ChatMemoryRepository",
     "ChatModel",
     "ChatOptions",
