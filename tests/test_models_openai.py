@@ -227,6 +227,25 @@ def test_sync_stream_yields_text_deltas() -> None:
     assert pieces[:2] == ["Hel", "lo"]
 
 
+def test_reasoning_text_is_kept_out_of_the_answer() -> None:
+    complete = completion("42")
+    complete["choices"][0]["message"]["reasoning_content"] = "6 times 7"
+    events = [
+        {"data": chunk({"reasoning_content": "6 times"})},
+        {"data": chunk({"reasoning_content": " 7"})},
+        {"data": chunk({"content": "42"}, "stop")},
+        {"data": "[DONE]"},
+    ]
+    with ReplayServer([Reply(json=complete), Reply(sse=events)]) as server:
+        model = model_for(server)
+        response = model.call(Prompt("6*7?"))
+        chunks = list(model.stream(Prompt("6*7?")))
+    assert response.text == "42"
+    assert response.results[0].metadata.extra["thinking"] == "6 times 7"
+    assert "".join(c.text for c in chunks) == "42"
+    assert "".join(c.results[0].metadata.extra.get("thinking", "") for c in chunks) == "6 times 7"
+
+
 def test_429_and_500_are_retried_with_backoff_until_success() -> None:
     fast = {"retry-after-ms": "10"}
     script = [

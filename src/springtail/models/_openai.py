@@ -144,9 +144,9 @@ class OpenAIChatModel:
         state = _StreamState()
         try:
             async for chunk in chunks:
-                delta_text = state.add(chunk)
-                if delta_text:
-                    yield state.text_chunk(delta_text)
+                delta_text, thinking = state.add(chunk)
+                if delta_text or thinking:
+                    yield state.text_chunk(delta_text, thinking)
         except Exception as exc:
             raise self._translate_error(exc, request["model"]) from exc
         finally:
@@ -306,6 +306,15 @@ def _usage(raw: Any) -> Usage:
     return Usage(prompt, completion, total)
 
 
+def _reasoning(message: Any) -> str:
+    """The reasoning text some servers add (vLLM, llama.cpp, DeepSeek), kept out of the answer."""
+    for name in ("reasoning_content", "reasoning"):
+        value = getattr(message, name, None)
+        if isinstance(value, str) and value:
+            return value
+    return ""
+
+
 def _response_from_completion(completion: Any) -> ChatResponse:
     generations = []
     for choice in completion.choices or ():
@@ -318,10 +327,14 @@ def _response_from_completion(completion: Any) -> ChatResponse:
             )
             for call in (getattr(message, "tool_calls", None) or ())
         )
+        thinking = _reasoning(message)
         generations.append(
             Generation(
                 AssistantMessage(text=message.content or "", tool_calls=calls),
-                GenerationMetadata(finish_reason=choice.finish_reason),
+                GenerationMetadata(
+                    finish_reason=choice.finish_reason,
+                    extra={"thinking": thinking} if thinking else {},
+                ),
             )
         )
     return ChatResponse(
@@ -342,13 +355,13 @@ class _StreamState:
         self.usage = Usage()
         self.calls = ToolCallAssembler()
 
-    def add(self, chunk: Any) -> str:
-        """Take one chunk in; return its text delta ("" when it has none)."""
+    def add(self, chunk: Any) -> tuple[str, str]:
+        """Take one chunk in; return its text and reasoning deltas ("" when none)."""
         self.id = self.id or getattr(chunk, "id", None)
         self.model = self.model or getattr(chunk, "model", None)
         if getattr(chunk, "usage", None) is not None:
             self.usage = _usage(chunk.usage)
-        text = ""
+        text = thinking = ""
         for choice in getattr(chunk, "choices", None) or ():
             if choice.index != 0:  # one generation per request is what springtail asks for
                 continue
@@ -358,6 +371,7 @@ class _StreamState:
             if delta is None:
                 continue
             text += delta.content or ""
+            thinking += _reasoning(delta)
             for fragment in getattr(delta, "tool_calls", None) or ():
                 function = getattr(fragment, "function", None)
                 self.calls.add(
@@ -366,13 +380,17 @@ class _StreamState:
                     name=getattr(function, "name", None),
                     arguments=getattr(function, "arguments", None),
                 )
-        return text
+        return text, thinking
 
     def _metadata(self, usage: Usage | None = None) -> ChatResponseMetadata:
         return ChatResponseMetadata(id=self.id, model=self.model, usage=usage or Usage())
 
-    def text_chunk(self, text: str) -> ChatResponse:
-        return ChatResponse((Generation(AssistantMessage(text=text)),), self._metadata())
+    def text_chunk(self, text: str, thinking: str = "") -> ChatResponse:
+        extra = {"thinking": thinking} if thinking else {}
+        return ChatResponse(
+            (Generation(AssistantMessage(text=text), GenerationMetadata(extra=extra)),),
+            self._metadata(),
+        )
 
     def final_chunk(self) -> ChatResponse:
         """The last chunk: the complete tool calls, the finish reason and the usage."""
