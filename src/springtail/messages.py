@@ -9,7 +9,7 @@ for the same reason.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias
 
 if TYPE_CHECKING:
@@ -118,7 +118,7 @@ def _merge_mappings(base: Mapping[str, Any], override: Mapping[str, Any]) -> dic
     return {**base, **override}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ChatOptions:
     """Request options shared by every provider.
 
@@ -180,11 +180,24 @@ class ChatOptions:
             changes["tool_context"] = _merge_mappings(self.tool_context, override.tool_context)
         if override.extra:
             changes["extra"] = _merge_mappings(self.extra, override.extra)
-        return replace(self, **changes) if changes else self
+        return self._replace(changes) if changes else self
 
     def copy_with(self, **changes: Any) -> ChatOptions:
         """Return a copy with the given fields replaced."""
-        return replace(self, **changes)
+        unknown = changes.keys() - _OPTION_FIELDS
+        if unknown:
+            raise TypeError(f"ChatOptions has no field(s) {sorted(unknown)}")
+        return self._replace(changes)
+
+    def _replace(self, changes: Mapping[str, Any]) -> ChatOptions:
+        # dataclasses.replace() re-runs __init__ through keyword parsing and
+        # costs several microseconds; options are copied on every request, so
+        # copy the slots directly and re-apply only the normalisation.
+        new = object.__new__(ChatOptions)
+        for name in _OPTION_FIELDS:
+            object.__setattr__(new, name, changes[name] if name in changes else getattr(self, name))
+        new.__post_init__()
+        return new
 
     def to_dict(self) -> dict[str, Any]:
         """The set scalar fields, for logging and provider translation."""
@@ -193,6 +206,9 @@ class ChatOptions:
             for f in fields(self)
             if f.name in self._SCALARS and getattr(self, f.name) is not None
         }
+
+
+_OPTION_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(ChatOptions))
 
 
 @dataclass(frozen=True, slots=True)
