@@ -9,6 +9,7 @@ from typing import Any
 
 from springtail.tools._callback import ToolCallback
 from springtail.tools._decorator import ToolSpec, spec_of
+from springtail.tools._function import FunctionToolCallback
 from springtail.tools._method import MethodToolCallback
 
 __all__ = ["tool_callbacks"]
@@ -59,7 +60,7 @@ def _flatten(sources: tuple[Any, ...]) -> list[Any]:
 
 
 def _callbacks_of(source: Any, problems: list[str]) -> list[tuple[ToolCallback, str]]:
-    if isinstance(source, MethodToolCallback):
+    if isinstance(source, MethodToolCallback | FunctionToolCallback):  # the common, fast case
         return [(source, _describe(source))]
     spec = spec_of(source)
     if spec is not None:
