@@ -5,13 +5,14 @@
 code that drives the loop itself calls it directly.
 """
 
+from springtail.execution._approval import Approver
 from springtail.execution._errors import (
     ToolApprovalDeniedError,
     ToolCallLimitExceededError,
     ToolTimeoutError,
     UnknownToolError,
 )
-from springtail.execution._manager import Approver, ToolCallingManager
+from springtail.execution._manager import ToolCallingManager
 from springtail.execution._observation import ToolExecutionListener
 from springtail.execution._processor import (
     DefaultToolExecutionExceptionProcessor,

@@ -3,20 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-import inspect
 import threading
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from time import perf_counter
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal
 
-from springtail import _sync
 from springtail._sync import run_sync
-from springtail.execution._errors import (
-    ToolApprovalDeniedError,
-    ToolCallLimitExceededError,
-    ToolTimeoutError,
-    UnknownToolError,
-)
+from springtail.execution._approval import ApprovalGate, Approver
+from springtail.execution._errors import ToolCallLimitExceededError, UnknownToolError
+from springtail.execution._invoke import requires_approval, run_tool, timeout_of
 from springtail.execution._limits import count_since_user, limit_notice
 from springtail.execution._observation import (
     TracerCache,
@@ -31,7 +26,7 @@ from springtail.execution._processor import (
     DefaultToolExecutionExceptionProcessor,
     ToolExecutionExceptionProcessor,
 )
-from springtail.execution._resolvers import ToolCallbackResolver, listed_names
+from springtail.execution._resolvers import ToolCallbackResolver, UnloadableTool, listed_names
 from springtail.execution._result import ToolExecutionResult
 from springtail.messages import (
     AssistantMessage,
@@ -48,10 +43,7 @@ from springtail.tools._context import ToolContext
 from springtail.tools._definition import ToolDefinition
 from springtail.tools._errors import ToolExecutionError
 
-__all__ = ["Approver", "ToolCallingManager"]
-
-Approver: TypeAlias = Callable[[ToolCall, ToolDefinition], "bool | Awaitable[bool]"]
-"""Decides whether a tool marked ``requires_approval`` may run this call."""
+__all__ = ["ToolCallingManager"]
 
 _LIMIT_MODES = ("raise", "error_response")
 
@@ -155,10 +147,6 @@ class ToolCallingManager:
                 f"exception_processor must be callable as processor(error) -> str, "
                 f"got {exception_processor!r}"
             )
-        if approver is not None and not callable(approver):
-            raise TypeError(
-                f"approver must be callable as approver(call, definition) -> bool, got {approver!r}"
-            )
         self._resolver = resolver
         self._processor: ToolExecutionExceptionProcessor = (
             exception_processor
@@ -171,11 +159,7 @@ class ToolCallingManager:
         self._include_content = include_content
         self._max_concurrency = max_concurrency
         self._default_timeout = default_timeout
-        self._approver = approver
-        self._approver_is_async = approver is not None and (
-            inspect.iscoroutinefunction(approver)
-            or inspect.iscoroutinefunction(getattr(approver, "__call__", None))  # noqa: B004
-        )
+        self._approvals = ApprovalGate(approver)
         self._max_calls_per_tool = max_calls_per_tool
         self._max_total_tool_calls = max_total_tool_calls
         self._raise_on_limit = on_limit_exceeded == "raise"
@@ -425,9 +409,19 @@ class ToolCallingManager:
         try:
             if callback is None:
                 raise UnknownToolError(call.name, run.available)
-            if _requires_approval(callback):
-                await self._approve(call, callback, run)
-            text = await self._invoke(call, callback, run)
+            if requires_approval(callback):
+                if run.approval_lock is None:
+                    run.approval_lock = asyncio.Lock()
+                await self._approvals.check(call, callback.tool_definition, run.approval_lock)
+            timeout = timeout_of(callback)
+            text = await run_tool(
+                callback,
+                call.arguments,
+                run.context,
+                self._default_timeout if timeout is None else timeout,
+                alone=run.single,
+                pool=self._worker_pool,
+            )
         except ToolExecutionError as exc:
             error = exc
         except Exception as exc:
@@ -442,77 +436,6 @@ class ToolCallingManager:
             )
         return ToolResponse(call.id, call.name, self._cut(answer), True), _error_type(error)
 
-    async def _invoke(self, call: ToolCall, callback: ToolCallback, run: _Run) -> str:
-        context = run.context
-        timeout = _timeout_of(callback)
-        if timeout is None:
-            timeout = self._default_timeout
-        if getattr(callback, "is_async", True):
-            if timeout is None:
-                result = await callback.acall(call.arguments, context)
-            else:
-                scope = asyncio.timeout(timeout)
-                try:
-                    async with scope:
-                        result = await callback.acall(call.arguments, context)
-                except TimeoutError:
-                    if scope.expired():
-                        raise ToolTimeoutError(callback.tool_definition, timeout) from None
-                    raise
-            return _text(result)
-        if timeout is None and run.single and _on_private_loop():
-            # The only call, no timeout, and the loop belongs to a sync call
-            # that is blocked on us anyway: running here spares two thread
-            # hops and blocks nobody else's coroutines.
-            return _text(callback.call(call.arguments, run.context))
-        pool = self._pool or self._make_pool()
-        job = pool.submit(callback.call, call.arguments, context)
-        if timeout is None:
-            try:
-                result = await job.future
-            except asyncio.CancelledError:
-                pool.give_up(job)
-                raise
-            return _text(result)
-        scope = asyncio.timeout(timeout)
-        try:
-            async with scope:
-                result = await job.future
-        except BaseException as exc:
-            if job.future.cancelled():
-                pool.give_up(job)
-            if isinstance(exc, TimeoutError) and scope.expired():
-                raise ToolTimeoutError(callback.tool_definition, timeout) from None
-            raise
-        return _text(result)
-
-    async def _approve(self, call: ToolCall, callback: ToolCallback, run: _Run) -> None:
-        definition = callback.tool_definition
-        approver = self._approver
-        if approver is None:
-            raise ToolApprovalDeniedError(
-                definition, call, reason="it requires approval and no approver is configured"
-            )
-        if run.approval_lock is None:
-            run.approval_lock = asyncio.Lock()
-        async with run.approval_lock:  # one question to the approver at a time
-            try:
-                if self._approver_is_async:
-                    verdict: Any = await approver(call, definition)  # type: ignore[misc]
-                else:
-                    verdict = await asyncio.to_thread(approver, call, definition)
-                    if inspect.isawaitable(verdict):
-                        verdict = await verdict
-            except Exception as exc:
-                raise ToolExecutionError(
-                    definition,
-                    exc,
-                    f"The approval check for tool '{definition.name}' failed, so it did not "
-                    f"run: {exc}",
-                ) from exc
-        if not verdict:
-            raise ToolApprovalDeniedError(definition, call, reason="the approver declined it")
-
     def _resolve(self, name: str) -> ToolCallback | None:
         assert self._resolver is not None
         try:
@@ -520,7 +443,7 @@ class ToolCallingManager:
         except Exception as exc:
             # A broken resolver answers this one call with an error instead
             # of losing the whole response.
-            return _FailingCallback(name, exc)
+            return UnloadableTool(name, exc)
 
     def _available_names(
         self, options: ChatOptions | None, callbacks: dict[str, ToolCallback]
@@ -532,7 +455,10 @@ class ToolCallingManager:
             names.update(dict.fromkeys(listed_names(self._resolver)))
         return tuple(names)
 
-    def _make_pool(self) -> WorkerPool:
+    def _worker_pool(self) -> WorkerPool:
+        pool = self._pool
+        if pool is not None:
+            return pool
         with self._pool_lock:
             if self._pool is None:
                 self._pool = WorkerPool(self._max_concurrency)
@@ -556,71 +482,11 @@ class ToolCallingManager:
         )
 
 
-class _FailingCallback:
-    """Stands in for a tool whose lookup raised, so the call gets an error answer."""
-
-    is_async = True
-
-    def __init__(self, name: str, error: Exception) -> None:
-        from springtail.tools._definition import ToolMetadata
-
-        self.tool_definition = ToolDefinition(name, f"Tool {name}", {"type": "object"})
-        self.tool_metadata = ToolMetadata()
-        self._error = error
-
-    def call(self, tool_input: str, tool_context: ToolContext | None = None) -> str:
-        raise ToolExecutionError(
-            self.tool_definition,
-            self._error,
-            f"Tool '{self.tool_definition.name}' could not be loaded: {self._error}",
-        )
-
-    async def acall(self, tool_input: str, tool_context: ToolContext | None = None) -> str:
-        return self.call(tool_input, tool_context)
-
-
-def _on_private_loop() -> bool:
-    """Whether the running loop is the one ``run_sync`` keeps for this thread.
-
-    That loop only ever runs the coroutine of the sync call that started it,
-    so blocking it for a moment delays no one else.
-    """
-    runner = getattr(getattr(_sync, "_local", None), "runner", None)
-    if runner is None:
-        return False
-    try:
-        return bool(runner.get_loop() is asyncio.get_running_loop())
-    except RuntimeError:  # the runner is closed, or no loop is running
-        return False
-
-
 def _first_with_tool_calls(chat_response: ChatResponse) -> AssistantMessage:
     for generation in chat_response.results:
         if generation.output.tool_calls:
             return generation.output
     raise ValueError("No tool call requested by the chat model")
-
-
-def _requires_approval(callback: ToolCallback) -> bool:
-    flag = getattr(callback, "requires_approval", None)
-    if flag is None:
-        flag = getattr(callback.tool_metadata, "requires_approval", False)
-    return bool(flag)
-
-
-def _timeout_of(callback: ToolCallback) -> float | None:
-    timeout = getattr(callback, "timeout", None)
-    if timeout is None:
-        timeout = getattr(callback.tool_metadata, "timeout", None)
-    return timeout if isinstance(timeout, int | float) and not isinstance(timeout, bool) else None
-
-
-def _text(result: object) -> str:
-    if isinstance(result, str):
-        return result
-    if result is None:
-        return ""
-    return str(result)
 
 
 def _positive_int(name: str, value: object) -> None:

@@ -10,12 +10,17 @@ from importlib.metadata import EntryPoint, entry_points
 from typing import Any, Protocol, runtime_checkable
 
 from springtail.tools._callback import ToolCallback
+from springtail.tools._context import ToolContext
+from springtail.tools._definition import ToolDefinition, ToolMetadata
+from springtail.tools._errors import ToolExecutionError
 
 __all__ = [
     "DelegatingToolCallbackResolver",
     "EntryPointToolCallbackResolver",
     "StaticToolCallbackResolver",
     "ToolCallbackResolver",
+    "UnloadableTool",
+    "listed_names",
 ]
 
 logger = logging.getLogger("springtail.execution")
@@ -237,3 +242,24 @@ def _as_callback(obj: Any) -> ToolCallback | None:
         return None
     found: ToolCallback = callbacks[0]
     return found
+
+
+class UnloadableTool:
+    """Stands in for a tool whose lookup raised, so that call gets an error answer."""
+
+    is_async = True
+
+    def __init__(self, name: str, error: Exception) -> None:
+        self.tool_definition = ToolDefinition(name, f"Tool {name}", {"type": "object"})
+        self.tool_metadata = ToolMetadata()
+        self._error = error
+
+    def call(self, tool_input: str, tool_context: ToolContext | None = None) -> str:
+        raise ToolExecutionError(
+            self.tool_definition,
+            self._error,
+            f"Tool '{self.tool_definition.name}' could not be loaded: {self._error}",
+        )
+
+    async def acall(self, tool_input: str, tool_context: ToolContext | None = None) -> str:
+        return self.call(tool_input, tool_context)
