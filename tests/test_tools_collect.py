@@ -120,6 +120,11 @@ def test_class_with_instance_method_tools_asks_for_an_instance() -> None:
         tool_callbacks(BaseTools)
 
 
+def test_unbound_method_is_reported_instead_of_asking_the_model_for_self() -> None:
+    with pytest.raises(ValueError, match="'own' is a method taken from its class"):
+        tool_callbacks(ChildTools.own)
+
+
 def test_object_without_tools_is_named() -> None:
     with pytest.raises(ValueError, match="object of type Unrelated has no @tool methods"):
         tool_callbacks(standalone, Unrelated())

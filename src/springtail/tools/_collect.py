@@ -67,6 +67,13 @@ def _callbacks_of(source: Any, problems: list[str]) -> list[tuple[ToolCallback, 
         if inspect.ismethod(source):  # a bound @tool method
             bound = _bind(spec, source, source.__self__, skip_first=True)
             return [(bound, _describe(source))]
+        code = getattr(spec.fn, "__code__", None)
+        if code is not None and code.co_argcount and code.co_varnames[0] == "self":
+            problems.append(
+                f"tool {spec.name!r} is a method taken from its class; pass the object "
+                f"(or the bound method) so that it has a 'self'"
+            )
+            return []
         return [(_function_callback(spec), _describe(source))]
     if isinstance(source, str | bytes | int | float | bool) or source is None:
         problems.append(
