@@ -225,3 +225,14 @@ def test_bad_threads_value_is_a_usage_error(capsys: pytest.CaptureFixture[str]) 
         main(["--threads", "0"])
     assert info.value.code == 2
     assert "--threads must be at least 1" in capsys.readouterr().err
+
+
+def test_a_broken_memory_table_is_explained(data_dir: Path) -> None:
+    assert run_bot(["ask", "hi"], data_dir, script=["hi"]).returncode == 0
+    with sqlite3.connect(data_dir / DB_FILENAME) as conn:
+        conn.execute("DROP TABLE springtail_chat_memory")
+        conn.execute("CREATE TABLE springtail_chat_memory (x)")
+    result = run_bot(["ask", "hi"], data_dir, script=["hi"])
+    assert result.returncode == 3
+    assert str(data_dir / DB_FILENAME) in result.stderr
+    assert "Traceback" not in result.stderr

@@ -17,7 +17,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
-from springtail import ModelError, ModelUnavailableError
+from springtail import ChatMemoryError, ModelError, ModelUnavailableError
 from support_bot._model import DEFAULT_MODEL_URI, build_model
 from support_bot._store import Store, StoreError
 from support_bot.steps import STEPS, Step, StepEnv, build_step
@@ -113,7 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail("interrupted; nothing was lost.", EXIT_INTERRUPTED)
     except ModelUnavailableError as exc:
         return _fail(str(exc), EXIT_MODEL_UNAVAILABLE)
-    except StoreError as exc:
+    except (StoreError, ChatMemoryError) as exc:
         return _fail(str(exc), EXIT_STORE)
     except ModelError as exc:
         return _fail(f"The model failed: {exc}", EXIT_MODEL_REPLY)
