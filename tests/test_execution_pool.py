@@ -119,3 +119,14 @@ async def test_no_more_than_size_workers_run_at_once() -> None:
     await asyncio.gather(*[pool.submit(work).future for _ in range(10)])
     assert peak == 3
     assert pool.live_workers == 3
+
+
+async def test_idle_workers_leave_and_new_work_still_runs() -> None:
+    pool = WorkerPool(2, name="idle-test", idle_s=0.05)
+    assert await pool.submit(lambda: "first").future == "first"
+    (thread,) = [t for t in threading.enumerate() if t.name.startswith("idle-test")]
+    await asyncio.to_thread(thread.join, 10)
+    assert not thread.is_alive()
+    assert pool.live_workers == 0
+    assert await pool.submit(lambda: "again").future == "again"
+    assert pool.live_workers == 1

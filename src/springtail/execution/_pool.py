@@ -61,9 +61,12 @@ def _deliver(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
 class WorkerPool:
     """Runs sync callables on at most ``size`` live threads, started on demand."""
 
-    def __init__(self, size: int, *, name: str = "springtail-tool") -> None:
+    def __init__(
+        self, size: int, *, name: str = "springtail-tool", idle_s: float = _IDLE_SECONDS
+    ) -> None:
         self._size = size
         self._name = name
+        self._idle_s = idle_s
         self._queue: queue.SimpleQueue[Job] = queue.SimpleQueue()
         self._lock = threading.Lock()
         self._idle = threading.Semaphore(0)
@@ -111,7 +114,7 @@ class WorkerPool:
         lock = self._lock
         while True:
             try:
-                job = get(timeout=_IDLE_SECONDS)
+                job = get(timeout=self._idle_s)
             except queue.Empty:
                 # Leave only if nobody counted on this worker being idle.
                 if self._idle.acquire(blocking=False):
