@@ -9,6 +9,7 @@ import pytest
 import springtail
 from springtail.models import (
     AnthropicChatModel,
+    ChatModel,
     ModelUnavailableError,
     OllamaChatModel,
     OpenAIChatModel,
@@ -20,6 +21,7 @@ def test_ollama_keeps_the_colon_of_the_model_tag(monkeypatch: pytest.MonkeyPatch
     monkeypatch.delenv("OLLAMA_HOST", raising=False)
     model = from_uri("ollama:qwen3.5:4b", think=False)
     assert isinstance(model, OllamaChatModel)
+    assert isinstance(model, ChatModel)
     assert (model.model, model.host, model.think) == ("qwen3.5:4b", "http://localhost:11434", False)
 
 
@@ -45,6 +47,7 @@ def test_openai_compatible_takes_a_url_and_an_optional_model(
     plain = from_uri("openai-compatible:http://127.0.0.1:8080/v1")
     named = from_uri("openai-compatible:http://127.0.0.1:8080/v1#qwen2.5-1.5b", max_retries=0)
     assert isinstance(plain, OpenAIChatModel)
+    assert isinstance(plain, ChatModel)
     assert isinstance(named, OpenAIChatModel)
     assert (plain.base_url, plain.model) == ("http://127.0.0.1:8080/v1", "default")
     assert (named.base_url, named.model, named.max_retries) == (
@@ -58,6 +61,7 @@ def test_anthropic_reads_the_key_from_the_environment(monkeypatch: pytest.Monkey
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
     model = from_uri("anthropic:claude-haiku-5-5", max_tokens=50)
     assert isinstance(model, AnthropicChatModel)
+    assert isinstance(model, ChatModel)
     assert (model.model, model.max_tokens) == ("claude-haiku-5-5", 50)
 
 
