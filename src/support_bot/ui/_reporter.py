@@ -90,7 +90,7 @@ class ConsoleReporter:
                 self._live.update(Markdown("".join(self._parts)), refresh=True)
                 self._live.stop()
                 self._live = None
-            elif self._streamed_plain:
+            elif self._streamed_plain and not "".join(self._parts).endswith("\n"):
                 self._write_plain("\n")
             if self._interactive:
                 self._out.print()
@@ -116,17 +116,20 @@ class ConsoleReporter:
         self, call_id: str, name: str, result: str, is_error: bool, duration_s: float
     ) -> None:
         """One line per call: name, arguments, duration, a short result."""
+        shown = self._arguments.pop(call_id, "")
         if self._tools_out is None:
+            self.thinking()
             return
         mark, style = ("✗", "red") if is_error else ("✓", "green")
         line = Text()
         line.append(f"  {mark} ", style=style)
         line.append(name, style="bold")
-        line.append(f"({self._arguments.pop(call_id, '')})")
+        line.append(f"({shown})")
         line.append(f" {duration_s:.2f}s → ", style="dim")
         line.append(short(result))
         with self._lock:
             self._tools_out.print(line, soft_wrap=True, highlight=False)
+        self.thinking()  # the model reads the result next
 
     def text(self, delta: str) -> None:
         """Append to the answer: live markdown on a terminal, plain text otherwise."""
