@@ -116,11 +116,13 @@ class WorkerPool:
             try:
                 job = get(timeout=self._idle_s)
             except queue.Empty:
-                # Leave only if nobody counted on this worker being idle.
-                if self._idle.acquire(blocking=False):
-                    with lock:
+                # Leave only if nobody counted on this worker being idle. The
+                # count drops under the lock that submit() checks it under,
+                # so a submit that found no idle worker starts a new one.
+                with lock:
+                    if self._idle.acquire(blocking=False):
                         self._live -= 1
-                    return
+                        return
                 continue
             with lock:
                 if job.state != _QUEUED:
