@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import inspect
-import json
 import typing
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -378,6 +377,8 @@ def _load_schema(name: str, schema: Mapping[str, Any] | str | None) -> dict[str,
     if schema is None:
         return None
     if isinstance(schema, str):
+        import json
+
         try:
             loaded = json.loads(schema)
         except json.JSONDecodeError as exc:
