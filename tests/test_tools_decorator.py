@@ -52,6 +52,14 @@ def test_decorator_with_arguments_records_every_option() -> None:
     assert callback.call('{"who": "ann"}') == "HELLO ANN"
 
 
+def test_fn_may_be_passed_by_keyword() -> None:
+    def triple(x: int) -> int:
+        return 3 * x
+
+    assert tool(fn=triple) is triple
+    assert only(triple).call('{"x": 2}') == "6"
+
+
 def test_defaults_are_not_return_direct_no_timeout_no_approval() -> None:
     @tool
     def f() -> str:

@@ -115,13 +115,12 @@ def spec_of(obj: Any) -> ToolSpec | None:
 
 
 @overload
-def tool(fn: F, /) -> F: ...
+def tool(fn: F) -> F: ...
 
 
 @overload
 def tool(
     fn: None = None,
-    /,
     *,
     name: str | None = None,
     description: str | None = None,
@@ -134,7 +133,6 @@ def tool(
 
 def tool(
     fn: Any = None,
-    /,
     *,
     name: str | None = None,
     description: str | None = None,
