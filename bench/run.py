@@ -10,11 +10,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
+import io
 import os
 import platform
 import sys
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -30,6 +31,8 @@ from bench import _scenarios as sc  # noqa: E402
 from bench._timing import Row, Runner, measure, render_plain, render_table, time_calls  # noqa: E402
 
 SECTIONS = ("overhead", "model", "eval")
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs" / "performance.md"
 
 
 @dataclass(frozen=True)
@@ -316,17 +319,6 @@ def machine_description() -> str:
 def _emit(out: TextIO, text: str) -> None:
     print(text, flush=True)
     out.write(text + "\n")
-    out.flush()
-
-
-@contextlib.contextmanager
-def _output(path: str | None) -> Iterator[TextIO]:
-    if path is None:
-        with open(os.devnull, "w", encoding="utf-8") as sink:
-            yield sink
-    else:
-        with open(path, "w", encoding="utf-8") as sink:
-            yield sink
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -349,19 +341,53 @@ def main(argv: list[str] | None = None) -> int:
         "--threads", type=int, default=None, help="llama.cpp threads (default: all cores)"
     )
     parser.add_argument("--output", help="also write the tables (markdown) to this file")
+    parser.add_argument(
+        "--update-docs",
+        action="store_true",
+        help=f"replace the figures in {DOCS.relative_to(ROOT)} with this run's tables",
+    )
     args = parser.parse_args(argv)
     sections = args.only or list(SECTIONS)
+    models = [m.strip() for m in args.models.split(",") if m.strip()]
+    header = machine_description()
+    print(header, flush=True)
+    outputs: dict[str, str] = {}
     failed = False
-    with _output(args.output) as out:
-        _emit(out, machine_description())
-        if "overhead" in sections:
+    for section in SECTIONS:
+        if section not in sections:
+            continue
+        out = io.StringIO()
+        out.write(header.replace("\n", "  \n") + "\n")
+        if section == "overhead":
             overhead_tables(args.quick, out)
-        models = [m.strip() for m in args.models.split(",") if m.strip()]
-        if "model" in sections:
-            failed |= not _guarded("model", lambda: _model_section(models, args, out), out)
-        if "eval" in sections:
-            failed |= not _guarded("eval", lambda: _eval_section(models, args, out), out)
+        elif section == "model":
+            failed |= not _guarded(
+                section, functools.partial(_model_section, models, args, out), out
+            )
+        else:
+            failed |= not _guarded(
+                section, functools.partial(_eval_section, models, args, out), out
+            )
+        outputs[section] = out.getvalue()
+    if args.output:
+        Path(args.output).write_text("\n".join(outputs.values()), encoding="utf-8")
+    if args.update_docs:
+        update_docs_file(outputs, argv if argv is not None else sys.argv[1:])
     return 1 if failed else 0
+
+
+def update_docs_file(outputs: dict[str, str], argv: list[str]) -> None:
+    """Replace each section's block of figures in docs/performance.md with this run's."""
+    doc = DOCS.read_text(encoding="utf-8")
+    command = " ".join(["python -m bench", *(a for a in argv if a != "--update-docs")])
+    for section, text in outputs.items():
+        begin, end = f"<!-- bench:{section}:begin -->", f"<!-- bench:{section}:end -->"
+        start, stop = doc.find(begin), doc.find(end)
+        if start < 0 or stop < start:
+            raise SystemExit(f"{DOCS}: the markers {begin} and {end} are missing; add them back.")
+        block = f"{begin}\nCommand: `{command}`\n\n{text.strip()}\n"
+        doc = doc[:start] + block + doc[stop:]
+    DOCS.write_text(doc, encoding="utf-8")
 
 
 def _guarded(section: str, fn: Callable[[], None], out: TextIO) -> bool:
