@@ -71,6 +71,19 @@ def test_bound_method_and_plain_function() -> None:
     assert plain.call('{"city": "Bern"}') == "Bern!"
 
 
+def test_wrapping_a_tool_function_reuses_its_compiled_signature() -> None:
+    class Svc:
+        @tool
+        def current(self, city: str) -> str:
+            return city
+
+    svc = Svc()
+    (from_decorator,) = tool_callbacks(svc)
+    by_hand = MethodToolCallback(tool_definition=DEFINITION, tool_method=svc.current)
+    assert by_hand.call('{"city": "Oslo"}') == "Oslo"
+    assert by_hand._compiled is from_decorator._load()  # built once, shared
+
+
 def test_arguments_are_validated_against_the_signature() -> None:
     callback = MethodToolCallback(tool_definition=DEFINITION, tool_method=WeatherService().current)
     with pytest.raises(ToolArgumentsError, match="'city' is required but missing"):

@@ -8,6 +8,7 @@ from typing import Any
 
 from springtail.tools._context import ToolContext
 from springtail.tools._converter import DefaultToolCallResultConverter, ToolCallResultConverter
+from springtail.tools._decorator import spec_of
 from springtail.tools._definition import ToolDefinition, ToolMetadata
 from springtail.tools._errors import ToolExecutionError
 from springtail.tools._invoke import (
@@ -82,11 +83,16 @@ class MethodToolCallback:
         elif tool_object is not None:
             target = fn.__get__(tool_object) if hasattr(fn, "__get__") else fn
             skip_first = True
+        spec = spec_of(fn)
         self._init(
             definition=tool_definition,
             definition_factory=None,
-            compile_=lambda: compile_signature(
-                fn, name=tool_definition.name, skip_first=skip_first
+            compile_=(  # a @tool function's compiled signature is shared, not rebuilt
+                (lambda: spec.compiled(skip_first))
+                if spec is not None
+                else (
+                    lambda: compile_signature(fn, name=tool_definition.name, skip_first=skip_first)
+                )
             ),
             fn=fn,
             target=target,
