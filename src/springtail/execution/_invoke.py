@@ -85,13 +85,7 @@ def on_private_loop() -> bool:
     That loop only ever runs the coroutine of the sync call that started it,
     so blocking it for a moment delays no one else.
     """
-    runner = getattr(getattr(_sync, "_local", None), "runner", None)
-    if runner is None:
-        return False
-    try:
-        return bool(runner.get_loop() is asyncio.get_running_loop())
-    except RuntimeError:  # the runner is closed, or no loop is running
-        return False
+    return _sync.on_private_loop()
 
 
 def requires_approval(callback: ToolCallback) -> bool:
