@@ -369,3 +369,32 @@ def test_a_tool_calling_a_client_keeps_its_tool_events_to_itself() -> None:
     names = [e.tool_name for e in events if isinstance(e, ToolCallStarted | ToolCallFinished)]
     assert names == ["ask_expert", "ask_expert"]
     assert inner_model.remaining == 0
+
+
+def test_tools_named_in_options_are_resolved_and_described_to_the_model() -> None:
+    from springtail.execution import StaticToolCallbackResolver
+    from springtail.messages import ChatOptions
+    from springtail.tools import tool_callbacks
+
+    def first(prompt: Prompt) -> AssistantMessage:
+        assert prompt.options is not None
+        described = [cb.tool_definition.name for cb in prompt.options.tool_callbacks]
+        assert described == ["lookup"]
+        return calls(("lookup", '{"sku": "A"}'))
+
+    model = ScriptedChatModel([first, "A has 7"])
+    manager = ToolCallingManager(resolver=StaticToolCallbackResolver(tool_callbacks(lookup)))
+    client = ChatClient(model, advisors=[ToolCallingAdvisor(manager)])
+    reply = client.prompt("stock of A?").options(ChatOptions(tool_names=("lookup",))).call()
+    assert reply.content() == "A has 7"
+    tool_turn = model.prompts[1].messages[-1]
+    assert isinstance(tool_turn, ToolResponseMessage)
+    assert tool_turn.responses[0].response_data == "A: 7 in stock"
+
+
+def test_an_unknown_tool_name_in_options_is_a_clear_error() -> None:
+    from springtail.messages import ChatOptions
+
+    client = ChatClient(ScriptedChatModel(["never"]), advisors=[ToolCallingAdvisor()])
+    with pytest.raises(ValueError, match="'nope'"):
+        client.prompt("hi").options(ChatOptions(tool_names=("nope",))).call().content()

@@ -167,6 +167,28 @@ class ToolCallingAdvisor:
             f"ToolCallingAdvisor(order={self._order}, conversation_history_enabled={self._history})"
         )
 
+    def _with_named_tools(self, request: ChatClientRequest) -> ChatClientRequest:
+        """Turn ``tool_names`` into callbacks so the model is told about those tools.
+
+        Providers describe only ``tool_callbacks`` to the model; a tool asked
+        for by name is looked up once here, through the manager's resolver,
+        and travels with the request from then on.
+        """
+        options = request.prompt.options
+        if options is None or not options.tool_names:
+            return request
+        present = {cb.tool_definition.name for cb in options.tool_callbacks}
+        wanted = [name for name in options.tool_names if name not in present]
+        if not wanted:
+            return request
+        manager = self.tool_calling_manager
+        manager.resolve_tool_definitions(options)  # raises, naming any unknown tool
+        resolver = manager.resolver
+        assert resolver is not None  # resolve_tool_definitions found them all
+        found = tuple(cb for cb in map(resolver.resolve, wanted) if cb is not None)
+        options = options.copy_with(tool_callbacks=options.tool_callbacks + found)
+        return request.with_prompt(request.prompt.with_options(options))
+
     def _next_prompt(self, prompt: Prompt, result: ToolExecutionResult) -> Prompt:
         history = result.conversation_history
         if self._history:
@@ -187,7 +209,7 @@ class ToolCallingAdvisor:
 
         manager = self.tool_calling_manager
         usage = _NO_USAGE
-        current = request
+        current = self._with_named_tools(request)
         while True:
             response = await chain.next_call(current)
             chat_response = response.chat_response
@@ -224,7 +246,7 @@ class ToolCallingAdvisor:
         sink = current_sink().get()
         fallback_events = sink is not None and not _relay_attached(manager)
         carry = _NO_USAGE
-        current = request
+        current = self._with_named_tools(request)
         while True:
             aggregator = StreamAggregator()
             held: list[ChatClientResponse] = []
