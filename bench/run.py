@@ -160,6 +160,22 @@ def overhead_tables(quick: bool, out: TextIO) -> None:
                     "reference",
                 )
             )
+        if scenario.key in ("S2", "S2s"):
+            floor = _import("bench.fw_floor")
+            label = (
+                "no framework — asyncio.gather of the 8 calls"
+                if scenario.key == "S2"
+                else "no framework — 8 calls on ThreadPoolExecutor(8)"
+            )
+            rows.append(
+                _measure_row(
+                    label,
+                    functools.partial(floor.build, scenario.key, scenario.script()),
+                    scenario,
+                    quick,
+                    "reference",
+                )
+            )
         for peer in peers:
             rows.append(
                 _measure_row(
