@@ -123,13 +123,20 @@ def run_model(name: str, *, n_threads: int | None) -> tuple[float, list[Turn]]:
     kwargs: dict[str, Any] = {} if n_threads is None else {"n_threads": n_threads}
     start = time.perf_counter()
     model = from_uri(f"llamacpp:{name}", **kwargs)
-    load = getattr(model, "load", None)
-    if callable(load):  # load the weights up front, so the first turn is the first turn
+    # Load the weights up front so that the first turn's time is the turn's alone. The
+    # model has no public load method (it loads on first call), hence the private one.
+    load = getattr(model, "load", None) or getattr(model, "_load", None)
+    if callable(load):
         load()
     load_s = time.perf_counter() - start
-    with tempfile.TemporaryDirectory(prefix="springtail-bench-") as folder:
-        client = _client(model, Path(folder))
-        turns = [_run_turn(client, text, expected) for text, expected in REQUESTS]
+    try:
+        with tempfile.TemporaryDirectory(prefix="springtail-bench-") as folder:
+            client = _client(model, Path(folder))
+            turns = [_run_turn(client, text, expected) for text, expected in REQUESTS]
+    finally:
+        close = getattr(model, "close", None)
+        if callable(close):
+            close()  # free the weights before the next model loads
     return load_s, turns
 
 
