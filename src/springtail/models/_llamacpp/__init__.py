@@ -7,5 +7,6 @@ package (and building a ``LlamaCppChatModel``) stays cheap.
 from __future__ import annotations
 
 from springtail.models._llamacpp._files import ensure_model_file
+from springtail.models._llamacpp._model import LlamaCppChatModel
 
-__all__ = ["ensure_model_file"]
+__all__ = ["LlamaCppChatModel", "ensure_model_file"]

@@ -1,0 +1,193 @@
+"""The GBNF grammar that lets the embedded model answer in prose or call a tool correctly.
+
+Measured on the 1.5B model: forcing a JSON envelope for every reply (``{"tool":
+…}`` or ``{"answer": …}``) made it answer questions it should have computed
+with a tool, and llama-cpp-python's ``chatml-function-calling`` format forced
+empty replies. What works is letting the model write exactly what its chat
+template taught it — prose, or ``<tool_call>{"name": …, "arguments": …}</tool_call>``
+(it sometimes prefers a fenced ``json`` block or a bare object) — and
+constraining only the call itself, so that a chosen tool always comes with
+arguments that match its JSON schema. A call to a tool that does not exist is
+allowed by a catch-all branch (forbidding it derails the model into garbage);
+the parser treats it as "no tool".
+
+The argument rules come from llama-cpp-python's own JSON-schema converter, with
+one fix: its string rule admits raw control characters (a literal newline
+inside a JSON string), which makes the JSON invalid.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import json
+import logging
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from springtail.tools._definition import ToolDefinition
+
+__all__ = ["CALL_PREFIXES", "TAGGED_CLOSE", "TAGGED_OPEN", "build_grammar", "text_only_grammar"]
+
+logger = logging.getLogger(__name__)
+
+TAGGED_OPEN = "<tool_call>"
+TAGGED_CLOSE = "</tool_call>"
+FENCE_OPEN = "```json"
+_DEAD = "\x00"  # trie mark: a blocked name ends here
+CALL_PREFIXES = (TAGGED_OPEN, FENCE_OPEN, "{")
+"""What a reply starts with when it is a tool call; prose never starts so."""
+
+# JSON string characters: no quote, no backslash, no control character; escapes as JSON has them.
+_CHAR = r'[^"\\\x00-\x1F\x7F] | "\\" (["\\/bfnrt] | "u" [0-9a-fA-F]{4})'
+
+_COMMON = rf"""
+sp ::= [ ]?
+nl ::= [\n]? [ ]{{0,4}}
+json-char ::= {_CHAR}
+json-string ::= "\"" json-char* "\""
+any-char ::= [^\x00]
+# Prose: anything, as long as it does not open like a tool call (or with blank space).
+text ::= text-start any-char*
+text-start ::= [^<{{`\x00-\x20] | "<" [^t|] | "`" [^`] | "``" [^`] | "```" [^j]
+"""
+
+_TEXT_ONLY = "root ::= text\n" + _COMMON
+
+
+def text_only_grammar() -> str:
+    """A grammar that allows prose only, for when a tool call must not be the answer."""
+    return _TEXT_ONLY
+
+
+def build_grammar(
+    definitions: Sequence[ToolDefinition], *, blocked: frozenset[str] = frozenset()
+) -> str:
+    """The grammar for a reply given these tools: prose, or one or more valid calls.
+
+    ``blocked`` tools stay in the prompt but cannot be called (nor reached
+    through the catch-all branch): used to steer the model off a call it just
+    repeated. Built once per tool set (the schemas are frozen with their
+    definitions).
+    """
+    # Property order is kept: the grammar asks for the arguments in schema order.
+    key = tuple((d.name, json.dumps(_plain(d.input_schema))) for d in definitions)
+    return _build_cached(key, blocked)
+
+
+@functools.lru_cache(maxsize=32)
+def _build_cached(tools: tuple[tuple[str, str], ...], blocked: frozenset[str]) -> str:
+    from llama_cpp import llama_grammar
+
+    converter_type: Any = llama_grammar.SchemaConverter  # untyped upstream
+    converter = converter_type(prop_order={}, allow_fetch=False, dotall=False, raw_pattern=False)
+    branches: list[str] = []
+    lines: list[str] = []
+    for index, (name, schema_json) in enumerate(tools):
+        if name in blocked:
+            continue
+        args_rule = _arguments_rule(converter, index, name, json.loads(schema_json))
+        branch = f"tool-{index}"
+        lines.append(
+            f'{branch} ::= "\\"" {_literal(name)} "\\"" sp "," sp "\\"arguments\\"" sp ":" sp '
+            f"{args_rule}"
+        )
+        branches.append(branch)
+    branches.append("unknown-tool")
+    lines.append(
+        'unknown-tool ::= "\\"" unknown-name sp "," sp "\\"arguments\\"" sp ":" sp json-object'
+    )
+    lines.append(f"unknown-name ::= {_not_any_of([name for name, _ in tools], blocked)}")
+    # The converter's generic value rules, for the catch-all branch's arguments.
+    lines.append(
+        'json-object ::= "{" sp ( json-string sp ":" sp json-value '
+        '( "," sp json-string sp ":" sp json-value )* )? sp "}"'
+    )
+    lines.append(
+        'json-array ::= "[" sp ( json-value ( "," sp json-value )* )? sp "]"\n'
+        "json-value ::= ( json-object | json-array | json-string | json-number "
+        '| "true" | "false" | "null" ) sp\n'
+        'json-number ::= "-"? [0-9]+ ( "." [0-9]+ )? ( [eE] [-+]? [0-9]+ )?'
+    )
+    # llama.cpp's converter lets raw newlines into strings; JSON does not.
+    rules = dict(converter._rules)
+    rules["char"] = _CHAR
+    schema_rules = "\n".join(f"{name} ::= {rule}" for name, rule in sorted(rules.items()))
+    return "\n".join(
+        [
+            "root ::= calls | text",
+            'calls ::= tagged ( "\\n" tagged )* | fenced | call',
+            f'tagged ::= {_literal(TAGGED_OPEN)} nl call nl "</tool_call>"',
+            f'fenced ::= {_literal(FENCE_OPEN)} nl call nl "```"',
+            'call ::= "{" sp "\\"name\\"" sp ":" sp ( ' + " | ".join(branches) + ' ) sp "}"',
+            *lines,
+            _COMMON,
+            schema_rules,
+        ]
+    )
+
+
+def _arguments_rule(converter: Any, index: int, name: str, schema: dict[str, Any]) -> str:
+    """Add the rules for one tool's arguments and return the name of the top rule."""
+    try:
+        schema = converter.resolve_refs(copy.deepcopy(schema), f"tool{index}")
+        return str(converter.visit(schema, f"tool-{index}-args"))
+    except Exception as exc:  # the converter asserts on schemas it cannot express
+        logger.warning(
+            "Tool %r: its input schema cannot be expressed as a grammar (%s); "
+            "the model may send any JSON object as its arguments.",
+            name,
+            exc,
+        )
+        return "json-object"
+
+
+def _literal(text: str) -> str:
+    return json.dumps(text)
+
+
+def _plain(value: Any) -> Any:
+    """Mappings and sequences as plain dicts and lists, so the schema can be dumped."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _not_any_of(names: Sequence[str], blocked: frozenset[str]) -> str:
+    """A rule for a JSON string's body plus closing quote that equals none of ``names``.
+
+    GBNF has no negation, so this walks a trie of the names: at each step the
+    string may diverge to any other character (and then continue freely), or
+    end, unless ending there would spell one of the names. A string that starts
+    with a ``blocked`` name is not allowed at all: after a blocked call the
+    model would otherwise write ``product_reserve_again`` through this branch.
+    """
+    trie: dict[str, Any] = {}
+    for name in names:
+        node = trie
+        for ch in name:
+            node = node.setdefault(ch, {})
+        node["" if name not in blocked else _DEAD] = {}
+    return _trie_rule(trie) or '"\\""'
+
+
+def _trie_rule(node: dict[str, Any]) -> str | None:
+    if _DEAD in node:
+        return None
+    children = sorted(ch for ch in node if ch)
+    excluded = "".join(_class_char(ch) for ch in children)
+    alternatives = [f'[^"\\\\\\x00-\\x1F\\x7F{excluded}] json-char* "\\""']
+    alternatives.append('"\\\\" (["\\\\/bfnrt] | "u" [0-9a-fA-F]{4}) json-char* "\\""')
+    for ch in children:
+        sub = _trie_rule(node[ch])
+        if sub is not None:
+            alternatives.append(f"{_literal(ch)} ({sub})")
+    if "" not in node:
+        alternatives.append('"\\""')
+    return " | ".join(alternatives)
+
+
+def _class_char(ch: str) -> str:
+    return "\\" + ch if ch in "]^-\\" else ch

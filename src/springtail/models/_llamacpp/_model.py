@@ -1,0 +1,479 @@
+"""LlamaCppChatModel: the embedded default, a ChatModel running llama.cpp in-process."""
+
+from __future__ import annotations
+
+import asyncio
+import codecs
+import json
+import logging
+import threading
+import uuid
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from springtail._sync import iterate_sync, run_sync
+from springtail.messages import (
+    AssistantMessage,
+    ChatOptions,
+    ChatResponse,
+    Prompt,
+    ToolCall,
+    Usage,
+    UserMessage,
+)
+from springtail.models._base import ModelError, ModelUnavailableError
+from springtail.models._llamacpp._files import EMBEDDED_MODELS, ensure_model_file
+from springtail.models._llamacpp._grammar import build_grammar, text_only_grammar
+from springtail.models._llamacpp._parse import ParsedCall, ReplyKind, classify, parse_output
+from springtail.models._llamacpp._runtime import default_threads, import_llama_cpp, load_llama
+from springtail.models._llamacpp._template import DEFAULT_TOOL_GUIDANCE, TemplateRenderer
+from springtail.tools._definition import ToolDefinition
+
+__all__ = ["LlamaCppChatModel"]
+
+logger = logging.getLogger("springtail.models.llamacpp")
+
+_Sink = Callable[[str], None]
+
+
+@dataclass(frozen=True, slots=True)
+class _Attempt:
+    text: str
+    finish_reason: str
+    gate: _StreamGate
+
+
+@dataclass(frozen=True, slots=True)
+class _Turn:
+    text: str
+    calls: tuple[ParsedCall, ...]
+    finish_reason: str
+    usage: Usage
+
+
+class _Engine:
+    """A loaded model: the llama.cpp context and the renderer of its chat template."""
+
+    def __init__(self, llama: Any, renderer: TemplateRenderer) -> None:
+        self.llama = llama
+        self.renderer = renderer
+
+
+class LlamaCppChatModel:
+    """A chat model running a GGUF file in this process with llama.cpp.
+
+    ``model`` is ``"embedded"`` (Qwen2.5-Coder 1.5B, shipped in PyPI part
+    packages), ``"embedded-small"`` (the 0.5B variant) or the path of any GGUF
+    file. Nothing is loaded until the first call; inference runs on one worker
+    thread per model (a llama.cpp context is not thread-safe), so concurrent
+    requests to one model take turns and never block the event loop.
+
+    Tool calls are constrained by a grammar built from the request's tool
+    schemas, so a call always names a tool and carries schema-valid
+    arguments (see ``docs/embedded-model.md``).
+    """
+
+    def __init__(
+        self,
+        model: str | Path = "embedded",
+        *,
+        n_threads: int | None = None,
+        n_ctx: int = 4096,
+        default_options: ChatOptions | None = None,
+        tool_guidance: str | None = DEFAULT_TOOL_GUIDANCE,
+        max_repeat_retries: int = 2,
+        progress: bool = False,
+        weight_repacking: bool | None = None,
+    ) -> None:
+        """Describe the model; nothing is loaded yet.
+
+        Args:
+            model: ``"embedded"``, ``"embedded-small"`` or a path to a ``.gguf`` file.
+            n_threads: CPU threads for inference; default ``SPRINGTAIL_THREADS``
+                or every core. Fewer threads help when other busy processes
+                share the machine.
+            n_ctx: Context window in tokens (prompt plus reply).
+            default_options: Options used when a request leaves them unset.
+                Temperature defaults to 0: the small model chooses tools best
+                when it does not sample.
+            tool_guidance: A sentence added to the system prompt when tools are
+                offered, keeping the small model from calling tools for
+                greetings; ``None`` leaves the system prompt untouched.
+            max_repeat_retries: How often a reply that only repeats calls
+                already answered in this turn is generated again with those
+                tools blocked, before the model must answer in prose.
+            progress: Show a progress bar on stderr while the embedded model
+                file is assembled on first use.
+            weight_repacking: Let llama.cpp repack weights for faster prompt
+                processing; default on, except on CPUs with Intel AMX, where
+                llama-cpp-python 0.3.36 crashes with it.
+        """
+        if n_ctx < 256:
+            raise ValueError(f"n_ctx={n_ctx} is too small for a chat: use at least 256 tokens.")
+        if n_threads is not None and n_threads < 1:
+            raise ValueError(f"n_threads={n_threads} must be at least 1 (or None for all cores).")
+        if max_repeat_retries < 0:
+            raise ValueError(f"max_repeat_retries={max_repeat_retries} must not be negative.")
+        self.model = str(model)
+        self.n_ctx = n_ctx
+        self.n_threads = n_threads if n_threads is not None else default_threads()
+        self.default_options = default_options or ChatOptions()
+        self.tool_guidance = tool_guidance
+        self.max_repeat_retries = max_repeat_retries
+        self._progress = progress
+        self._weight_repacking = weight_repacking
+        self._engine: _Engine | None = None
+        self._lock = threading.Lock()
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="springtail-llama")
+
+    def __repr__(self) -> str:
+        return (
+            f"LlamaCppChatModel(model={self.model!r}, n_threads={self.n_threads}, "
+            f"n_ctx={self.n_ctx})"
+        )
+
+    # -- ChatModel -----------------------------------------------------------------
+
+    def call(self, prompt: Prompt) -> ChatResponse:
+        """Answer ``prompt``; blocks until the whole reply is generated."""
+        return run_sync(self.acall(prompt))
+
+    async def acall(self, prompt: Prompt) -> ChatResponse:
+        """Answer ``prompt`` without blocking the event loop."""
+        cancel = threading.Event()
+        loop = asyncio.get_running_loop()
+        try:
+            turn = await loop.run_in_executor(self._executor, self._run_turn, prompt, None, cancel)
+        except asyncio.CancelledError:
+            cancel.set()
+            raise
+        return self._response(turn)
+
+    def stream(self, prompt: Prompt) -> Iterator[ChatResponse]:
+        """Text deltas as they are generated, then the tool calls and usage."""
+        return iterate_sync(lambda: self.astream(prompt))
+
+    async def astream(self, prompt: Prompt) -> AsyncIterator[ChatResponse]:
+        """Text deltas as they are generated, then the tool calls and usage.
+
+        A reply that may still turn out to be a tool call is held back until
+        that is decided, so a call's JSON is never shown as text.
+        """
+        loop = asyncio.get_running_loop()
+        queue: asyncio.Queue[str | None] = asyncio.Queue()
+        cancel = threading.Event()
+
+        def sink(delta: str) -> None:
+            try:
+                loop.call_soon_threadsafe(queue.put_nowait, delta)
+            except RuntimeError:  # the consumer's loop is gone: stop generating
+                cancel.set()
+
+        future = loop.run_in_executor(self._executor, self._run_turn, prompt, sink, cancel)
+        future.add_done_callback(lambda _: queue.put_nowait(None))
+        try:
+            while (delta := await queue.get()) is not None:
+                yield ChatResponse.of(delta, model=self.model)
+            turn = await future
+        finally:
+            cancel.set()
+        yield self._response(turn, text="")
+
+    def close(self) -> None:
+        """Free the model's memory; a later call loads it again."""
+        with self._lock:
+            engine, self._engine = self._engine, None
+        if engine is not None:
+            close = getattr(engine.llama, "close", None)
+            if close is not None:
+                close()
+
+    # -- generation (runs on the worker thread) ------------------------------------
+
+    def _response(self, turn: _Turn, *, text: str | None = None) -> ChatResponse:
+        calls = tuple(
+            ToolCall(
+                id=f"call_{uuid.uuid4().hex[:12]}",
+                name=c.name,
+                arguments=json.dumps(c.arguments, ensure_ascii=False),
+            )
+            for c in turn.calls
+        )
+        message = AssistantMessage(turn.text if text is None else text, calls)
+        return ChatResponse.of(
+            message, finish_reason=turn.finish_reason, usage=turn.usage, model=self.model
+        )
+
+    def _load(self) -> _Engine:
+        if self._engine is None:
+            path = self._model_path()
+            llama = load_llama(
+                path,
+                n_ctx=self.n_ctx,
+                n_threads=self.n_threads,
+                weight_repacking=self._weight_repacking,
+            )
+            template = llama.metadata.get("tokenizer.chat_template")
+            if not template:
+                raise ModelUnavailableError(
+                    f"{path} has no chat template in its metadata: springtail renders "
+                    "prompts with the model's own template, so use an instruct/chat GGUF."
+                )
+            eos = llama.token_eos()
+            bos = llama.token_bos()
+            renderer = TemplateRenderer(
+                template,
+                eos_token=llama._model.token_get_text(eos) if eos != -1 else "",
+                bos_token=llama._model.token_get_text(bos) if bos != -1 else "",
+            )
+            self._engine = _Engine(llama, renderer)
+        return self._engine
+
+    def _model_path(self) -> Path:
+        if self.model in EMBEDDED_MODELS:
+            return ensure_model_file(self.model, progress=self._progress)
+        path = Path(self.model).expanduser()
+        if not path.is_file():
+            known = ", ".join(repr(n) for n in EMBEDDED_MODELS)
+            raise ModelUnavailableError(
+                f"No model file at {path}: give the path of a .gguf file or one of {known}."
+            )
+        return path
+
+    def _run_turn(self, prompt: Prompt, sink: _Sink | None, cancel: threading.Event) -> _Turn:
+        with self._lock:
+            engine = self._load()
+            options = self.default_options.merge(prompt.options)
+            tools = _tool_definitions(options)
+            text = engine.renderer.render(prompt.messages, tools, guidance=self.tool_guidance)
+            tokens = engine.llama.tokenize(text.encode("utf-8"), add_bos=False, special=True)
+            if len(tokens) >= self.n_ctx:
+                raise ModelError(
+                    f"The prompt is {len(tokens)} tokens, more than the model's context of "
+                    f"{self.n_ctx}: shorten the conversation (a smaller chat-memory window) "
+                    "or build the model with a larger n_ctx."
+                )
+            return _Generator(engine.llama, tokens, options, sink, cancel).turn(
+                tools, _answered_calls(prompt), self.max_repeat_retries
+            )
+
+
+class _Generator:
+    """One request's generations: the first try, and retries when the model repeats itself."""
+
+    def __init__(
+        self,
+        llama: Any,
+        tokens: Sequence[int],
+        options: ChatOptions,
+        sink: _Sink | None,
+        cancel: threading.Event,
+    ) -> None:
+        self.llama = llama
+        self.tokens = list(tokens)
+        self.options = options
+        self.sink = sink
+        self.cancel = cancel
+        self.completion_tokens = 0
+
+    def turn(
+        self,
+        tools: Sequence[ToolDefinition],
+        answered: frozenset[tuple[str, str]],
+        max_retries: int,
+    ) -> _Turn:
+        if not tools:
+            return self._finish(self._generate(None), ())
+        known = {d.name for d in tools}
+        blocked: frozenset[str] = frozenset()
+        for _ in range(1 + max_retries):
+            attempt = self._generate(build_grammar(tools, blocked=blocked))
+            parsed = parse_output(attempt.text, known)
+            if parsed.kind is ReplyKind.TEXT or parsed.truncated:
+                return self._finish(attempt, ())
+            if not parsed.calls:  # only tools that do not exist: no tool, answer instead
+                break
+            fresh = _unique(c for c in parsed.calls if c.key() not in answered)
+            if fresh:
+                if self.options.parallel_tool_calls is False:
+                    fresh = fresh[:1]
+                return self._finish(attempt, tuple(fresh))
+            # Every call repeats one already answered in this turn: small models
+            # loop on their last call. Block those tools and let it choose again.
+            blocked = blocked | {c.name for c in parsed.calls}
+            if self.cancel.is_set():
+                break
+        return self._finish(self._generate(text_only_grammar()), ())
+
+    def _finish(self, attempt: _Attempt, calls: tuple[ParsedCall, ...]) -> _Turn:
+        if not calls:
+            # The reply is prose after all (or a call cut short by max_tokens,
+            # which is shown as the text it is): send what was held back.
+            attempt.gate.flush()
+        prompt_tokens = len(self.tokens)
+        usage = Usage(prompt_tokens, self.completion_tokens, prompt_tokens + self.completion_tokens)
+        finish = "tool_calls" if calls else attempt.finish_reason
+        return _Turn("" if calls else attempt.text, calls, finish, usage)
+
+    def _generate(self, grammar: str | None) -> _Attempt:
+        """One generation with llama-cpp-python's sampler, text decoded as it comes.
+
+        ``Llama.generate`` is used rather than ``create_completion`` because the
+        latter decodes without special tokens, and ``<tool_call>`` is one: the
+        reply ``<tool_call>{…}</tool_call>`` would arrive as ``{…}``.
+        """
+        llama_cpp = import_llama_cpp()
+        llama = self.llama
+        options = self.options
+        if options.seed is not None:
+            llama.set_seed(options.seed)
+        limit = llama.n_ctx() - len(self.tokens)
+        if options.max_tokens is not None:
+            limit = min(limit, options.max_tokens)
+        gate = _StreamGate(self.sink)
+        stops = _StopScanner(options.stop or ())
+        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        vocab = llama._model.vocab
+        finish = "length"
+        produced = 0
+        try:
+            tokens = llama.generate(
+                self.tokens,
+                temp=options.temperature if options.temperature is not None else 0.0,
+                top_p=options.top_p if options.top_p is not None else 0.95,
+                grammar=llama_cpp.LlamaGrammar.from_string(grammar, verbose=False)
+                if grammar
+                else None,
+            )
+            for token in tokens:
+                if self.cancel.is_set():
+                    finish = "cancelled"
+                    break
+                if llama_cpp.llama_vocab_is_eog(vocab, token):
+                    finish = "stop"
+                    break
+                produced += 1
+                piece, stopped = stops.feed(decoder.decode(llama.detokenize([token], special=True)))
+                gate.feed(piece)
+                if stopped:
+                    finish = "stop"
+                    break
+                if produced >= limit:
+                    break
+        except (ValueError, RuntimeError) as exc:
+            raise ModelError(f"llama.cpp failed while generating: {exc}") from exc
+        if not stops.stopped:
+            gate.feed(stops.feed(decoder.decode(b"", final=True))[0] + stops.rest())
+        self.completion_tokens += produced
+        logger.debug(
+            "generated %d tokens (%s, grammar: %s): %r",
+            produced,
+            finish,
+            "tools" if grammar and "tool-" in grammar else "text" if grammar else "none",
+            gate.text(),
+        )
+        return _Attempt(gate.text(), finish, gate)
+
+
+class _StopScanner:
+    """Cuts the text at the first stop sequence, holding back what may begin one."""
+
+    def __init__(self, stops: Sequence[str]) -> None:
+        self._stops = [s for s in stops if s]
+        self._held = ""
+        self.stopped = False
+
+    def feed(self, piece: str) -> tuple[str, bool]:
+        """Text safe to pass on, and whether a stop sequence was reached."""
+        if not self._stops:
+            return piece, False
+        text = self._held + piece
+        cut = min((i for i in (text.find(s) for s in self._stops) if i >= 0), default=-1)
+        if cut >= 0:
+            self._held = ""
+            self.stopped = True
+            return text[:cut], True
+        keep = 0
+        for stop in self._stops:
+            for n in range(min(len(stop) - 1, len(text)), 0, -1):
+                if text.endswith(stop[:n]):
+                    keep = max(keep, n)
+                    break
+        self._held = text[len(text) - keep :] if keep else ""
+        return text[: len(text) - keep], False
+
+    def rest(self) -> str:
+        """What was held back when generation ended without a stop sequence."""
+        held, self._held = self._held, ""
+        return held
+
+
+class _StreamGate:
+    """Passes text deltas on once the reply is known to be prose; holds calls back."""
+
+    def __init__(self, sink: _Sink | None) -> None:
+        self._sink = sink
+        self._parts: list[str] = []
+        self._sent = 0
+        self._kind = ReplyKind.UNDECIDED
+
+    def feed(self, delta: str) -> None:
+        if not delta:
+            return
+        self._parts.append(delta)
+        if self._kind is ReplyKind.UNDECIDED:
+            self._kind = classify(self.text())
+        if self._kind is ReplyKind.TEXT:
+            self.flush()
+
+    def text(self) -> str:
+        return "".join(self._parts)
+
+    def flush(self) -> None:
+        """Send whatever has not been sent (prose that never left the undecided state)."""
+        if self._sink is None:
+            return
+        pending = "".join(self._parts[self._sent :])
+        self._sent = len(self._parts)
+        if pending:
+            self._sink(pending)
+
+
+def _tool_definitions(options: ChatOptions) -> list[ToolDefinition]:
+    seen: set[str] = set()
+    result: list[ToolDefinition] = []
+    for callback in options.tool_callbacks:
+        definition = callback.tool_definition
+        if definition.name not in seen:
+            seen.add(definition.name)
+            result.append(definition)
+    return result
+
+
+def _answered_calls(prompt: Prompt) -> frozenset[tuple[str, str]]:
+    """The calls made since the last user message, by name and canonical arguments."""
+    keys: set[tuple[str, str]] = set()
+    for message in reversed(prompt.messages):
+        if isinstance(message, UserMessage):
+            break
+        if isinstance(message, AssistantMessage):
+            for call in message.tool_calls:
+                try:
+                    arguments = json.loads(call.arguments or "{}")
+                except ValueError:
+                    continue
+                keys.add((call.name, json.dumps(arguments, sort_keys=True)))
+    return frozenset(keys)
+
+
+def _unique(calls: Any) -> list[ParsedCall]:
+    seen: set[tuple[str, str]] = set()
+    result: list[ParsedCall] = []
+    for call in calls:
+        if call.key() not in seen:
+            seen.add(call.key())
+            result.append(call)
+    return result
