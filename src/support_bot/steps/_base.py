@@ -38,12 +38,14 @@ __all__ = [
 ]
 
 SYSTEM_PROMPT = (
-    "You are the support assistant of a small shop that sells study material. "
-    "Use the tools for every calculation, date, discount, customer contact, product stock, "
-    "reservation and to-do: never guess a number or a fact a tool can give. "
-    "When a request needs several tools, call each of them. "
-    "After the tools answer, tell the user briefly what was done and the results."
+    "You are a helpful support assistant for a small shop. Use the tools for calculations, "
+    "dates, discounts, customer contacts, product stock, reservations and to-dos; call every "
+    "tool a request needs. When the tools have answered, give the user the results in one or "
+    "two short sentences."
 )
+"""Measured on the embedded 1.5B model: a longer prompt asking to "tell the user what was
+done" got "Thank you for your question." after ``calculate`` answered 4096; this one
+gets "The result of 128 times 32 is 4096."."""
 
 
 class Reporter(Protocol):

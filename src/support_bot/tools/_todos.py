@@ -19,7 +19,10 @@ class TodoTools:
 
     @tool(
         name=TODO_ADD,
-        description="Add a task to the persistent to-do list, e.g. 'Ship 2 x SKU-100 to C-100'.",
+        description=(
+            "Add a task to the persistent to-do list. Call it whenever the user asks to add "
+            "something as a to-do, a task or a reminder, also together with other tools."
+        ),
     )
     def todo_add(self, title: Annotated[str, Param("What needs to be done")]) -> str:
         """Answer with the new to-do's id, which ``todo_complete`` needs."""
