@@ -43,7 +43,7 @@ _CHAR = r'[^"\\\x00-\x1F\x7F] | "\\" (["\\/bfnrt] | "u" [0-9a-fA-F]{4})'
 
 _COMMON = rf"""
 sp ::= [ ]?
-nl ::= [\n]? [ ]{{0,4}}
+nl ::= [\n]?
 json-char ::= {_CHAR}
 json-string ::= "\"" json-char* "\""
 any-char ::= [^\x00]
@@ -61,22 +61,33 @@ def text_only_grammar() -> str:
 
 
 def build_grammar(
-    definitions: Sequence[ToolDefinition], *, blocked: frozenset[str] = frozenset()
+    definitions: Sequence[ToolDefinition],
+    *,
+    blocked: frozenset[str] = frozenset(),
+    after_open_tag: bool = False,
 ) -> str:
     """The grammar for a reply given these tools: prose, or one or more valid calls.
 
-    ``blocked`` tools stay in the prompt but cannot be called (nor reached
-    through the catch-all branch): used to steer the model off a call it just
-    repeated. Built once per tool set (the schemas are frozen with their
-    definitions).
+    Args:
+        definitions: The tools offered.
+        blocked: Tools that stay in the prompt but cannot be called: used to
+            steer the model off a call it just repeated. With any tool blocked
+            the catch-all branch is left out too.
+        after_open_tag: The grammar for what follows a ``<tool_call>`` already
+            placed in the prompt: calls only, each further call in its own
+            ``<tool_call>`` block.
+
+    Built once per tool set (the schemas are frozen with their definitions).
     """
     # Property order is kept: the grammar asks for the arguments in schema order.
     key = tuple((d.name, json.dumps(_plain(d.input_schema))) for d in definitions)
-    return _build_cached(key, blocked)
+    return _build_cached(key, blocked, after_open_tag)
 
 
-@functools.lru_cache(maxsize=32)
-def _build_cached(tools: tuple[tuple[str, str], ...], blocked: frozenset[str]) -> str:
+@functools.lru_cache(maxsize=64)
+def _build_cached(
+    tools: tuple[tuple[str, str], ...], blocked: frozenset[str], after_open_tag: bool
+) -> str:
     from llama_cpp import llama_grammar
 
     converter_type: Any = llama_grammar.SchemaConverter  # untyped upstream
@@ -93,7 +104,10 @@ def _build_cached(tools: tuple[tuple[str, str], ...], blocked: frozenset[str]) -
             f"{args_rule}"
         )
         branches.append(branch)
-    branches.append("unknown-tool")
+    if not blocked or not branches:
+        # Once a call has been blocked, the catch-all would be the model's way
+        # around the block (``product_reserve2``), so a retry has none.
+        branches.append("unknown-tool")
     lines.append(
         'unknown-tool ::= "\\"" unknown-name sp "," sp "\\"arguments\\"" sp ":" sp json-object'
     )
@@ -115,7 +129,9 @@ def _build_cached(tools: tuple[tuple[str, str], ...], blocked: frozenset[str]) -
     schema_rules = "\n".join(f"{name} ::= {rule}" for name, rule in sorted(rules.items()))
     return "\n".join(
         [
-            "root ::= calls | text",
+            'root ::= nl call nl "</tool_call>" ( "\\n" tagged )*'
+            if after_open_tag
+            else "root ::= calls | text",
             'calls ::= tagged ( "\\n" tagged )* | fenced | call',
             f'tagged ::= {_literal(TAGGED_OPEN)} nl call nl "</tool_call>"',
             f'fenced ::= {_literal(FENCE_OPEN)} nl call nl "```"',

@@ -26,7 +26,7 @@ from springtail.messages import (
 )
 from springtail.models._base import ModelError, ModelUnavailableError
 from springtail.models._llamacpp._files import EMBEDDED_MODELS, ensure_model_file
-from springtail.models._llamacpp._grammar import build_grammar, text_only_grammar
+from springtail.models._llamacpp._grammar import TAGGED_OPEN, build_grammar, text_only_grammar
 from springtail.models._llamacpp._parse import ParsedCall, ReplyKind, classify, parse_output
 from springtail.models._llamacpp._runtime import default_threads, import_llama_cpp, load_llama
 from springtail.models._llamacpp._template import DEFAULT_TOOL_GUIDANCE, TemplateRenderer
@@ -290,9 +290,19 @@ class _Generator:
         known = {d.name for d in tools}
         blocked: frozenset[str] = frozenset()
         for _ in range(1 + max_retries):
-            attempt = self._generate(build_grammar(tools, blocked=blocked))
+            if not blocked:
+                first = self._generate(build_grammar(tools), stop_at_call=True)
+                if classify(first.text) is not ReplyKind.CALLS:
+                    return self._finish(first, ())
+            # The model has chosen to call. It writes its first call as a
+            # ```json block or a bare object, after which it always stops;
+            # after a <tool_call> block it goes on to the next call a request
+            # needs. So the call is written again after a <tool_call> tag.
+            attempt = self._generate(
+                build_grammar(tools, blocked=blocked, after_open_tag=True), prefix=TAGGED_OPEN
+            )
             parsed = parse_output(attempt.text, known)
-            if parsed.kind is ReplyKind.TEXT or parsed.truncated:
+            if parsed.truncated:
                 return self._finish(attempt, ())
             if not parsed.calls:  # only tools that do not exist: no tool, answer instead
                 break
@@ -318,7 +328,9 @@ class _Generator:
         finish = "tool_calls" if calls else attempt.finish_reason
         return _Turn("" if calls else attempt.text, calls, finish, usage)
 
-    def _generate(self, grammar: str | None) -> _Attempt:
+    def _generate(
+        self, grammar: str | None, *, prefix: str = "", stop_at_call: bool = False
+    ) -> _Attempt:
         """One generation with llama-cpp-python's sampler, text decoded as it comes.
 
         ``Llama.generate`` is used rather than ``create_completion`` because the
@@ -330,25 +342,29 @@ class _Generator:
         options = self.options
         if options.seed is not None:
             llama.set_seed(options.seed)
-        limit = llama.n_ctx() - len(self.tokens)
+        tokens = self.tokens
+        if prefix:
+            tokens = tokens + llama.tokenize(prefix.encode("utf-8"), add_bos=False, special=True)
+        limit = llama.n_ctx() - len(tokens)
         if options.max_tokens is not None:
             limit = min(limit, options.max_tokens)
-        gate = _StreamGate(self.sink)
+        gate = _StreamGate(None if prefix else self.sink)
+        gate.feed(prefix)
         stops = _StopScanner(options.stop or ())
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         vocab = llama._model.vocab
         finish = "length"
         produced = 0
         try:
-            tokens = llama.generate(
-                self.tokens,
+            generated = llama.generate(
+                tokens,
                 temp=options.temperature if options.temperature is not None else 0.0,
                 top_p=options.top_p if options.top_p is not None else 0.95,
                 grammar=llama_cpp.LlamaGrammar.from_string(grammar, verbose=False)
                 if grammar
                 else None,
             )
-            for token in tokens:
+            for token in generated:
                 if self.cancel.is_set():
                     finish = "cancelled"
                     break
@@ -360,6 +376,9 @@ class _Generator:
                 gate.feed(piece)
                 if stopped:
                     finish = "stop"
+                    break
+                if stop_at_call and gate.kind is ReplyKind.CALLS:
+                    finish = "call"
                     break
                 if produced >= limit:
                     break
@@ -419,6 +438,11 @@ class _StreamGate:
         self._parts: list[str] = []
         self._sent = 0
         self._kind = ReplyKind.UNDECIDED
+
+    @property
+    def kind(self) -> ReplyKind:
+        """What the reply is, as far as its beginning tells."""
+        return self._kind
 
     def feed(self, delta: str) -> None:
         if not delta:
