@@ -11,6 +11,7 @@ token of the answer the user sees, and the total.
 
 from __future__ import annotations
 
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -132,7 +133,17 @@ def run_model(name: str, *, n_threads: int | None) -> tuple[float, list[Turn]]:
     try:
         with tempfile.TemporaryDirectory(prefix="springtail-bench-") as folder:
             client = _client(model, Path(folder))
-            turns = [_run_turn(client, text, expected) for text, expected in REQUESTS]
+            turns = []
+            for text, expected in REQUESTS:
+                turn = _run_turn(client, text, expected)
+                turns.append(turn)
+                # Each turn as it ends: on a busy machine a model takes many minutes.
+                print(
+                    f"  llamacpp:{name}: {turn.request!r} took {turn.total_s:.1f} s, "
+                    f"tools {turn.tools or 'none'}{', ' + turn.error if turn.error else ''}",
+                    file=sys.stderr,
+                    flush=True,
+                )
     finally:
         close = getattr(model, "close", None)
         if callable(close):
