@@ -363,6 +363,9 @@ def main(argv: list[str] | None = None) -> int:
         help=f"replace the figures in {DOCS.relative_to(ROOT)} with this run's tables",
     )
     args = parser.parse_args(argv)
+    if args.threads is not None:
+        # LlamaCppChatModel's default thread count; reaches the evaluation's models too.
+        os.environ["SPRINGTAIL_THREADS"] = str(args.threads)
     sections = args.only or list(SECTIONS)
     models = [m.strip() for m in args.models.split(",") if m.strip()]
     header = machine_description()
@@ -423,8 +426,9 @@ def _model_section(models: list[str], args: argparse.Namespace, out: TextIO) -> 
 
 
 def _eval_section(models: list[str], args: argparse.Namespace, out: TextIO) -> None:
-    embedded_eval = _import("bench.embedded_eval")
-    for text in embedded_eval.tables(models, n_threads=args.threads):
+    from bench import eval_report
+
+    for text in eval_report.tables(models):
         _emit(out, text)
 
 
