@@ -22,7 +22,12 @@ from springtail.messages import (
 )
 from springtail.models import ModelUnavailableError
 from springtail.models._llamacpp import LlamaCppChatModel
-from springtail.models._llamacpp._model import _answered_calls, _StopScanner, _StreamGate
+from springtail.models._llamacpp._model import (
+    _answered_calls,
+    _ends_with_repeat,
+    _StopScanner,
+    _StreamGate,
+)
 from springtail.models._llamacpp._parse import ReplyKind, classify, parse_output
 from springtail.models._llamacpp._template import template_messages
 from springtail.tools._definition import ToolDefinition, ToolMetadata
@@ -72,6 +77,23 @@ def test_a_call_cut_short_is_truncated_text_not_a_guess() -> None:
     assert parsed.truncated
     assert parsed.calls == ()
     assert parsed.text.startswith("<tool_call>")
+
+
+def test_calls_written_in_full_stand_when_a_later_one_is_cut_short() -> None:
+    cut = f'<tool_call>\n{CALL}\n</tool_call>\n<tool_call>\n{{"name": "todo_add", "argu'
+    parsed = parse_output(cut, KNOWN)
+    assert [c.name for c in parsed.calls] == ["calculate"]
+    assert parsed.truncated
+
+
+def test_a_reply_that_starts_repeating_its_calls_is_cut_before_the_repeat() -> None:
+    gate = _StreamGate(None)
+    second = '{"name": "todo_add", "arguments": {"title": "x"}}'
+    gate.feed(f"<tool_call>\n{CALL}\n</tool_call>\n<tool_call>\n{second}\n</tool_call>")
+    assert not _ends_with_repeat(gate, frozenset())
+    gate.feed(f"\n<tool_call>\n{CALL}\n</tool_call>")
+    assert _ends_with_repeat(gate, frozenset())
+    assert [c.name for c in parse_output(gate.text(), KNOWN).calls] == ["calculate", "todo_add"]
 
 
 @pytest.mark.parametrize(

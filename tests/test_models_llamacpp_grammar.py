@@ -145,7 +145,7 @@ def test_the_grammar_refuses_calls_that_break_the_schema(vocab: Any, reply: str,
     assert not accepts(vocab, build_grammar(TOOLS), reply), why
 
 
-def test_a_blocked_tool_cannot_be_called_even_through_the_catch_all(vocab: Any) -> None:
+def test_a_blocked_tool_cannot_be_called_even_under_another_name(vocab: Any) -> None:
     grammar = build_grammar(TOOLS, blocked=frozenset({"product_reserve"}))
     reserve = '{"name": "product_reserve", "arguments": {"sku": "SKU-100", "quantity": 2}}'
     assert not accepts(vocab, grammar, reserve)
@@ -153,7 +153,8 @@ def test_a_blocked_tool_cannot_be_called_even_through_the_catch_all(vocab: Any) 
         vocab, grammar, '{"name": "product_reserve_again", "arguments": {"sku": "SKU-100"}}'
     )
     assert accepts(vocab, grammar, '{"name": "todo_add", "arguments": {"title": "Reserved"}}')
-    assert accepts(vocab, grammar, '{"name": "product_report", "arguments": {}}')
+    # With a tool blocked there is no catch-all: it was the model's way around the block.
+    assert not accepts(vocab, grammar, '{"name": "product_report", "arguments": {}}')
 
 
 def test_the_catch_all_never_admits_a_known_tool_with_free_arguments(vocab: Any) -> None:
@@ -165,6 +166,7 @@ def test_the_catch_all_never_admits_a_known_tool_with_free_arguments(vocab: Any)
 def test_the_text_only_grammar_refuses_every_call_shape(vocab: Any) -> None:
     grammar = text_only_grammar()
     assert accepts(vocab, grammar, "It is 4096.")
+    assert not accepts(vocab, grammar, "```python\nprint(4096)\n```")
     assert not accepts(vocab, grammar, f"<tool_call>\n{CALL}\n</tool_call>")
     assert not accepts(vocab, grammar, f"```json\n{CALL}\n```")
     assert not accepts(vocab, grammar, CALL)

@@ -52,7 +52,9 @@ text ::= text-start any-char*
 text-start ::= [^<{{`\x00-\x20] | "<" [^t|] | "`" [^`] | "``" [^`] | "```" [^j]
 """
 
-_TEXT_ONLY = "root ::= text\n" + _COMMON
+# After tool results the answer is prose: opening with a code fence or a tag,
+# the model drifts into code or XML about the results instead of stating them.
+_TEXT_ONLY = "root ::= prose-start any-char*\nprose-start ::= [^<{`\\x00-\\x20]\n" + _COMMON
 
 
 def text_only_grammar() -> str:

@@ -26,7 +26,12 @@ from springtail.messages import (
 )
 from springtail.models._base import ModelError, ModelUnavailableError
 from springtail.models._llamacpp._files import EMBEDDED_MODELS, ensure_model_file
-from springtail.models._llamacpp._grammar import TAGGED_OPEN, build_grammar, text_only_grammar
+from springtail.models._llamacpp._grammar import (
+    TAGGED_CLOSE,
+    TAGGED_OPEN,
+    build_grammar,
+    text_only_grammar,
+)
 from springtail.models._llamacpp._parse import ParsedCall, ReplyKind, classify, parse_output
 from springtail.models._llamacpp._runtime import default_threads, import_llama_cpp, load_llama
 from springtail.models._llamacpp._template import DEFAULT_TOOL_GUIDANCE, TemplateRenderer
@@ -84,7 +89,7 @@ class LlamaCppChatModel:
         n_ctx: int = 4096,
         default_options: ChatOptions | None = None,
         tool_guidance: str | None = DEFAULT_TOOL_GUIDANCE,
-        max_repeat_retries: int = 2,
+        max_repeat_retries: int = 0,
         progress: bool = False,
         weight_repacking: bool | None = None,
     ) -> None:
@@ -299,10 +304,12 @@ class _Generator:
             # after a <tool_call> block it goes on to the next call a request
             # needs. So the call is written again after a <tool_call> tag.
             attempt = self._generate(
-                build_grammar(tools, blocked=blocked, after_open_tag=True), prefix=TAGGED_OPEN
+                build_grammar(tools, blocked=blocked, after_open_tag=True),
+                prefix=TAGGED_OPEN,
+                repeats=answered,
             )
             parsed = parse_output(attempt.text, known)
-            if parsed.truncated:
+            if parsed.truncated and not parsed.calls:
                 return self._finish(attempt, ())
             if not parsed.calls:  # only tools that do not exist: no tool, answer instead
                 break
@@ -329,7 +336,12 @@ class _Generator:
         return _Turn("" if calls else attempt.text, calls, finish, usage)
 
     def _generate(
-        self, grammar: str | None, *, prefix: str = "", stop_at_call: bool = False
+        self,
+        grammar: str | None,
+        *,
+        prefix: str = "",
+        stop_at_call: bool = False,
+        repeats: frozenset[tuple[str, str]] | None = None,
     ) -> _Attempt:
         """One generation with llama-cpp-python's sampler, text decoded as it comes.
 
@@ -379,6 +391,11 @@ class _Generator:
                     break
                 if stop_at_call and gate.kind is ReplyKind.CALLS:
                     finish = "call"
+                    break
+                if repeats is not None and _ends_with_repeat(gate, repeats):
+                    # After the calls a request needs, the model goes on
+                    # writing calls it already made: stop at the first one.
+                    finish = "stop"
                     break
                 if produced >= limit:
                     break
@@ -456,6 +473,13 @@ class _StreamGate:
     def text(self) -> str:
         return "".join(self._parts)
 
+    def drop_last_call(self) -> None:
+        """Forget the last ``<tool_call>`` block (calls are never streamed)."""
+        text = self.text()
+        cut = text.rfind(TAGGED_OPEN)
+        self._parts = [text[:cut].rstrip("\n")]
+        self._sent = min(self._sent, len(self._parts))
+
     def flush(self) -> None:
         """Send whatever has not been sent (prose that never left the undecided state)."""
         if self._sink is None:
@@ -464,6 +488,29 @@ class _StreamGate:
         self._sent = len(self._parts)
         if pending:
             self._sink(pending)
+
+
+_MAX_CALLS_PER_REPLY = 8
+
+
+def _ends_with_repeat(gate: _StreamGate, repeats: frozenset[tuple[str, str]]) -> bool:
+    """Whether the reply's last complete call repeats an earlier one; if so, drop it."""
+    text = gate.text()
+    if not text.rstrip().endswith(TAGGED_CLOSE):
+        return False
+    calls = parse_output(text, _AnyName()).calls
+    if len(calls) < 2:  # a first call that repeats is blocked and retried by the caller
+        return False
+    earlier = {c.key() for c in calls[:-1]} | repeats
+    if calls[-1].key() in earlier or len(calls) > _MAX_CALLS_PER_REPLY:
+        gate.drop_last_call()
+        return True
+    return False
+
+
+class _AnyName:
+    def __contains__(self, name: object) -> bool:
+        return True
 
 
 def _tool_definitions(options: ChatOptions) -> list[ToolDefinition]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Collection
+from collections.abc import Container
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -71,7 +71,7 @@ class ParsedOutput:
 _TAGGED = re.compile(re.escape(TAGGED_OPEN) + r"(.*?)" + re.escape(TAGGED_CLOSE), re.DOTALL)
 
 
-def parse_output(output: str, known: Collection[str]) -> ParsedOutput:
+def parse_output(output: str, known: Container[str]) -> ParsedOutput:
     """Split the model's output into prose or calls.
 
     Args:
@@ -103,9 +103,12 @@ def parse_output(output: str, known: Collection[str]) -> ParsedOutput:
             complete = False
             break
         (calls if call.name in known else unknown).append(call)
-    if not complete:
+    if not complete and not calls:
         return ParsedOutput(text=output, truncated=True, kind=ReplyKind.CALLS)
-    return ParsedOutput(calls=tuple(calls), unknown=tuple(unknown), kind=ReplyKind.CALLS)
+    # Calls that were written out in full stand even when a later one was cut short.
+    return ParsedOutput(
+        calls=tuple(calls), unknown=tuple(unknown), truncated=not complete, kind=ReplyKind.CALLS
+    )
 
 
 def _decode(body: str) -> ParsedCall | None:
