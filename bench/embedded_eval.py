@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -326,18 +326,33 @@ def run_case(model: Any, case: Case) -> CaseResult:
     return CaseResult(case, calls, text, time.perf_counter() - started)
 
 
-def run(model_names: Sequence[str] = ("embedded", "embedded-small")) -> list[ModelResult]:
-    """Evaluate each named embedded model on every case."""
+def run(
+    model_names: Sequence[str] = ("embedded", "embedded-small"),
+    *,
+    on_case: Callable[[str, CaseResult], None] | None = None,
+) -> list[ModelResult]:
+    """Evaluate each named embedded model on every case (``on_case`` sees each as it ends)."""
     from springtail.models._llamacpp import LlamaCppChatModel
 
     results = []
     for name in model_names:
         model = LlamaCppChatModel(name)
+        cases = []
         try:
-            results.append(ModelResult(name, [run_case(model, case) for case in CASES]))
+            for case in CASES:
+                cases.append(run_case(model, case))
+                if on_case is not None:
+                    on_case(name, cases[-1])
         finally:
             model.close()
+        results.append(ModelResult(name, cases))
     return results
+
+
+def _line(name: str, c: CaseResult) -> str:
+    mark = "ok " if c.correct else "BAD"
+    got = ", ".join(f"{n}({json.dumps(a)})" for n, a in c.calls) or f"prose: {c.text[:50]!r}"
+    return f"  {name:14} {mark} {c.seconds:5.1f}s  {c.case.request[:58]:58}  {got}"
 
 
 def _print(results: Sequence[ModelResult]) -> None:
@@ -358,4 +373,9 @@ def _print(results: Sequence[ModelResult]) -> None:
 
 
 if __name__ == "__main__":
-    _print(run(sys.argv[1:] or ("embedded", "embedded-small")))
+    _print(
+        run(
+            sys.argv[1:] or ("embedded", "embedded-small"),
+            on_case=lambda name, c: print(_line(name, c), flush=True),
+        )
+    )
