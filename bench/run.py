@@ -398,7 +398,14 @@ def main(argv: list[str] | None = None) -> int:
 def update_docs_file(outputs: dict[str, str], argv: list[str]) -> None:
     """Replace each section's block of figures in docs/performance.md with this run's."""
     doc = DOCS.read_text(encoding="utf-8")
-    command = " ".join(["python -m bench", *(a for a in argv if a != "--update-docs")])
+    kept: list[str] = []
+    skip = False
+    for arg in argv:  # the command a reader should run: no doc update, no private output file
+        if skip or arg == "--update-docs" or arg.startswith("--output"):
+            skip = arg == "--output"
+            continue
+        kept.append(arg)
+    command = " ".join(["python -m bench", *kept])
     for section, text in outputs.items():
         begin, end = f"<!-- bench:{section}:begin -->", f"<!-- bench:{section}:end -->"
         start, stop = doc.find(begin), doc.find(end)
