@@ -11,10 +11,8 @@ request) owns HTTP and the retries of 429, 5xx and timeouts.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
-import weakref
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +32,7 @@ from springtail.messages import (
     UserMessage,
 )
 from springtail.models._base import ModelError, ModelUnavailableError
+from springtail.models._loop_clients import LoopClients, import_sdk
 from springtail.models._wire import (
     ToolCallAssembler,
     arguments_to_object,
@@ -102,9 +101,7 @@ class AnthropicChatModel:
         self.default_options = default_options or ChatOptions()
         self.timeout = timeout
         self.max_retries = max_retries
-        self._clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, AsyncAnthropic] = (
-            weakref.WeakKeyDictionary()
-        )
+        self._clients: LoopClients[AsyncAnthropic] = LoopClients(self._new_client)
 
     def __repr__(self) -> str:
         return f"AnthropicChatModel(model={self.model!r})"
@@ -150,30 +147,23 @@ class AnthropicChatModel:
 
     async def aclose(self) -> None:
         """Close the HTTP client of the running event loop (others close with their loop)."""
-        client = self._clients.pop(asyncio.get_running_loop(), None)
+        client = self._clients.pop()
         if client is not None:
             await client.close()
 
     # -- translation -------------------------------------------------------------
 
     def _client(self) -> AsyncAnthropic:
-        # An HTTP connection pool belongs to the event loop that opened it.
-        loop = asyncio.get_running_loop()
-        client = self._clients.get(loop)
-        if client is None:
-            try:
-                from anthropic import AsyncAnthropic
-            except ImportError as exc:  # pragma: no cover - depends on the installation
-                raise ModelUnavailableError(
-                    "The anthropic package is not installed: pip install 'springtail[anthropic]'."
-                ) from exc
-            client = AsyncAnthropic(
-                api_key=self._api_key,
-                base_url=self.base_url,
-                timeout=self.timeout,
-                max_retries=self.max_retries,
-            )
-            self._clients[loop] = client
+        return self._clients.get()
+
+    def _new_client(self) -> AsyncAnthropic:
+        anthropic = import_sdk("anthropic", "anthropic")
+        client: AsyncAnthropic = anthropic.AsyncAnthropic(
+            api_key=self._api_key,
+            base_url=self.base_url,
+            timeout=self.timeout,
+            max_retries=self.max_retries,
+        )
         return client
 
     def _request(self, prompt: Prompt) -> dict[str, Any]:

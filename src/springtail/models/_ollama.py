@@ -16,9 +16,7 @@ and timeouts are retried with :mod:`springtail.models._retry`.
 
 from __future__ import annotations
 
-import asyncio
 import os
-import weakref
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -39,6 +37,7 @@ from springtail.messages import (
     UserMessage,
 )
 from springtail.models._base import ModelError, ModelUnavailableError
+from springtail.models._loop_clients import LoopClients, import_sdk
 from springtail.models._retry import RetryPolicy, retry_async
 from springtail.models._wire import (
     arguments_to_object,
@@ -98,9 +97,7 @@ class OllamaChatModel:
         self.default_options = default_options or ChatOptions()
         self.timeout = timeout
         self.retry = RetryPolicy(max_retries=max_retries)
-        self._clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = (
-            weakref.WeakKeyDictionary()
-        )
+        self._clients: LoopClients[Any] = LoopClients(self._new_client)
 
     def __repr__(self) -> str:
         return f"OllamaChatModel(model={self.model!r}, host={self.host!r})"
@@ -200,19 +197,11 @@ class OllamaChatModel:
     # -- translation -------------------------------------------------------------
 
     def _client(self) -> Any:
-        # httpx connection pools belong to the loop that opened them.
-        loop = asyncio.get_running_loop()
-        client = self._clients.get(loop)
-        if client is None:
-            try:
-                from ollama import AsyncClient
-            except ImportError as exc:  # pragma: no cover - depends on the installation
-                raise ModelUnavailableError(
-                    "The ollama package is not installed: pip install 'springtail[ollama]'."
-                ) from exc
-            client = AsyncClient(host=self.host, timeout=self.timeout)
-            self._clients[loop] = client
-        return client
+        return self._clients.get()
+
+    def _new_client(self) -> Any:
+        ollama = import_sdk("ollama", "ollama")
+        return ollama.AsyncClient(host=self.host, timeout=self.timeout)
 
     def _body(self, prompt: Prompt, *, stream: bool) -> dict[str, Any]:
         options = effective_options(self.default_options, prompt)

@@ -10,9 +10,7 @@ those who use it. Retries of 429, 5xx and timeouts are the SDK's own
 
 from __future__ import annotations
 
-import asyncio
 import os
-import weakref
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -32,6 +30,7 @@ from springtail.messages import (
     UserMessage,
 )
 from springtail.models._base import ModelError, ModelUnavailableError
+from springtail.models._loop_clients import LoopClients, import_sdk
 from springtail.models._wire import (
     ToolCallAssembler,
     effective_options,
@@ -105,9 +104,7 @@ class OpenAIChatModel:
         self.max_retries = max_retries
         self.stream_usage = stream_usage
         self.default_options = default_options or ChatOptions()
-        self._clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, AsyncOpenAI] = (
-            weakref.WeakKeyDictionary()
-        )
+        self._clients: LoopClients[AsyncOpenAI] = LoopClients(self._new_client)
 
     def __repr__(self) -> str:
         return f"OpenAIChatModel(model={self.model!r}, base_url={self.base_url!r})"
@@ -155,31 +152,23 @@ class OpenAIChatModel:
 
     async def aclose(self) -> None:
         """Close the HTTP client of the running event loop (others close with their loop)."""
-        client = self._clients.pop(asyncio.get_running_loop(), None)
+        client = self._clients.pop()
         if client is not None:
             await client.close()
 
     # -- translation -------------------------------------------------------------
 
     def _client(self) -> AsyncOpenAI:
-        # An HTTP connection pool belongs to the event loop that opened it, and
-        # the sync API runs requests on more than one loop: one client per loop.
-        loop = asyncio.get_running_loop()
-        client = self._clients.get(loop)
-        if client is None:
-            try:
-                from openai import AsyncOpenAI
-            except ImportError as exc:  # pragma: no cover - depends on the installation
-                raise ModelUnavailableError(
-                    "The openai package is not installed: pip install 'springtail[openai]'."
-                ) from exc
-            client = AsyncOpenAI(
-                api_key=self._api_key,
-                base_url=self.base_url,
-                timeout=self.timeout,
-                max_retries=self.max_retries,
-            )
-            self._clients[loop] = client
+        return self._clients.get()
+
+    def _new_client(self) -> AsyncOpenAI:
+        openai = import_sdk("openai", "openai")
+        client: AsyncOpenAI = openai.AsyncOpenAI(
+            api_key=self._api_key,
+            base_url=self.base_url,
+            timeout=self.timeout,
+            max_retries=self.max_retries,
+        )
         return client
 
     def _request(self, prompt: Prompt) -> dict[str, Any]:
