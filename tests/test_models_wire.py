@@ -103,3 +103,15 @@ def test_options_merge_and_tool_definitions_are_unique_by_name() -> None:
     assert (merged.temperature, merged.max_tokens) == (0.0, 10)
     twice = ChatOptions(tool_callbacks=(WEATHER, WEATHER))
     assert [d.name for d in tool_definitions(twice)] == ["weather"]
+
+
+def test_function_tools_is_the_shape_openai_and_ollama_read() -> None:
+    from springtail.models._wire import function_tools
+    from springtail.tools import ToolDefinition
+
+    schema = {"type": "object", "properties": {"sku": {"type": "string"}}, "required": ["sku"]}
+    [payload] = function_tools([ToolDefinition("lookup", "Find a product.", schema)])
+    assert payload == {
+        "type": "function",
+        "function": {"name": "lookup", "description": "Find a product.", "parameters": schema},
+    }

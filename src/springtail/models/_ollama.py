@@ -42,6 +42,7 @@ from springtail.models._retry import RetryPolicy, retry_async
 from springtail.models._wire import (
     arguments_to_object,
     effective_options,
+    function_tools,
     object_to_arguments,
     repair_tool_call,
     tool_definitions,
@@ -212,17 +213,7 @@ class OllamaChatModel:
         }
         definitions = tool_definitions(options)
         if definitions:
-            body["tools"] = [
-                {
-                    "type": "function",
-                    "function": {
-                        "name": d.name,
-                        "description": d.description,
-                        "parameters": dict(d.input_schema),
-                    },
-                }
-                for d in definitions
-            ]
+            body["tools"] = function_tools(definitions)
         if self.think is not None:
             body["think"] = self.think
         if self.keep_alive is not None:

@@ -34,6 +34,7 @@ from springtail.models._loop_clients import LoopClients, import_sdk
 from springtail.models._wire import (
     ToolCallAssembler,
     effective_options,
+    function_tools,
     repair_tool_call,
     tool_definitions,
     usage_value,
@@ -179,17 +180,7 @@ class OpenAIChatModel:
         }
         definitions = tool_definitions(options)
         if definitions:
-            request["tools"] = [
-                {
-                    "type": "function",
-                    "function": {
-                        "name": d.name,
-                        "description": d.description,
-                        "parameters": dict(d.input_schema),
-                    },
-                }
-                for d in definitions
-            ]
+            request["tools"] = function_tools(definitions)
             if options.parallel_tool_calls is not None:
                 request["parallel_tool_calls"] = options.parallel_tool_calls
         for name in ("temperature", "top_p", "max_tokens", "seed"):

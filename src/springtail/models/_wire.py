@@ -70,6 +70,24 @@ def tool_definitions(options: ChatOptions) -> list[ToolDefinition]:
     return definitions
 
 
+def function_tools(definitions: list[ToolDefinition]) -> list[dict[str, Any]]:
+    """Tool definitions in the ``{"type": "function", "function": {...}}`` form.
+
+    OpenAI's chat completions and Ollama's ``/api/chat`` share this shape.
+    """
+    return [
+        {
+            "type": "function",
+            "function": {
+                "name": d.name,
+                "description": d.description,
+                "parameters": dict(d.input_schema),
+            },
+        }
+        for d in definitions
+    ]
+
+
 def object_to_arguments(value: Any) -> str:
     """Arguments a server gave as an object (Ollama, Anthropic), as JSON text.
 
