@@ -24,11 +24,10 @@ from springtail.models import ModelUnavailableError
 from springtail.models._llamacpp import LlamaCppChatModel
 from springtail.models._llamacpp._model import (
     _answered_calls,
-    _ends_with_repeat,
     _StopScanner,
     _StreamGate,
 )
-from springtail.models._llamacpp._parse import ReplyKind, classify, parse_output
+from springtail.models._llamacpp._parse import ParsedCall, ReplyKind, classify, parse_output
 from springtail.models._llamacpp._template import template_messages
 from springtail.tools._definition import ToolDefinition, ToolMetadata
 
@@ -84,16 +83,6 @@ def test_calls_written_in_full_stand_when_a_later_one_is_cut_short() -> None:
     parsed = parse_output(cut, KNOWN)
     assert [c.name for c in parsed.calls] == ["calculate"]
     assert parsed.truncated
-
-
-def test_a_reply_that_starts_repeating_its_calls_is_cut_before_the_repeat() -> None:
-    gate = _StreamGate(None)
-    second = '{"name": "todo_add", "arguments": {"title": "x"}}'
-    gate.feed(f"<tool_call>\n{CALL}\n</tool_call>\n<tool_call>\n{second}\n</tool_call>")
-    assert not _ends_with_repeat(gate, frozenset())
-    gate.feed(f"\n<tool_call>\n{CALL}\n</tool_call>")
-    assert _ends_with_repeat(gate, frozenset())
-    assert [c.name for c in parse_output(gate.text(), KNOWN).calls] == ["calculate", "todo_add"]
 
 
 @pytest.mark.parametrize(
@@ -180,6 +169,32 @@ def test_tool_results_name_the_tool_that_produced_them() -> None:
     }
 
 
+def test_earlier_answers_written_from_tool_results_are_left_out() -> None:
+    # The request, the call and its result stay; the prose answer of an earlier
+    # turn that used tools goes, so the model does not imitate answering
+    # without tools. Answers of turns without tools, and the current turn, stay.
+    earlier = [
+        *_conversation(),
+        AssistantMessage("Reserved 2 units."),
+        UserMessage("hello"),
+        AssistantMessage("Hi there!"),
+        UserMessage("and one more"),
+    ]
+    rendered = template_messages(earlier)
+    assert [m["role"] for m in rendered] == [
+        "system",
+        "user",
+        "assistant",
+        "tool",
+        "user",
+        "assistant",
+        "user",
+    ]
+    assert rendered[5]["content"] == "Hi there!"
+    current = template_messages([*_conversation(), AssistantMessage("Reserved 2 units.")])
+    assert current[-1] == {"role": "assistant", "content": "Reserved 2 units."}
+
+
 def test_guidance_is_added_to_the_system_message_or_becomes_one() -> None:
     with_system = template_messages(_conversation(), "Call tools only when needed.")
     assert with_system[0]["content"] == (
@@ -191,8 +206,24 @@ def test_guidance_is_added_to_the_system_message_or_becomes_one() -> None:
 
 def test_calls_answered_since_the_last_user_message_are_known_by_arguments() -> None:
     answered = _answered_calls(Prompt(_conversation()))
-    assert answered == {("product_reserve", json.dumps({"quantity": 2, "sku": "SKU-100"}))}
-    assert _answered_calls(Prompt([*_conversation(), UserMessage("again")])) == frozenset()
+    assert answered.keys == {("product_reserve", json.dumps({"quantity": 2, "sku": "SKU-100"}))}
+    assert not _answered_calls(Prompt([*_conversation(), UserMessage("again")]))
+
+
+def test_a_tool_that_succeeded_in_this_turn_is_not_called_again_but_a_failed_one_may_be() -> None:
+    answered = _answered_calls(Prompt(_conversation()))
+    assert answered.repeats(ParsedCall("product_reserve", {"sku": "SKU-100", "quantity": 2}))
+    # Another title for the same to-do, another quantity: still the same work again.
+    assert answered.repeats(ParsedCall("product_reserve", {"sku": "SKU-100", "quantity": 3}))
+    assert not answered.repeats(ParsedCall("todo_add", {"title": "Reserve 2 of SKU-100"}))
+    failed = [
+        *_conversation()[:-1],
+        ToolResponseMessage(
+            (ToolResponse("call_1", "product_reserve", "Unknown SKU", is_error=True),)
+        ),
+    ]
+    retry = ParsedCall("product_reserve", {"sku": "SKU-101", "quantity": 2})
+    assert not _answered_calls(Prompt(failed)).repeats(retry)
 
 
 # -- construction ----------------------------------------------------------------------

@@ -93,11 +93,6 @@ def test_customer_contact_is_masked(embedded_model: Any, store: Store) -> None:
     assert "0100" in answer or "Minji" in answer
 
 
-@pytest.mark.xfail(
-    reason="the 1.5B model reserves but then answers 'To-do added' without calling todo_add "
-    "(measured with several system prompts and tool descriptions; see docs/support-bot.md)",
-    strict=False,
-)
 def test_reserve_and_add_a_todo(embedded_model: Any, store: Store) -> None:
     answer, recorder = ask(
         embedded_model,

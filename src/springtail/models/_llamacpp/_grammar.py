@@ -66,7 +66,7 @@ def build_grammar(
     definitions: Sequence[ToolDefinition],
     *,
     blocked: frozenset[str] = frozenset(),
-    after_open_tag: bool = False,
+    one_call: bool = False,
 ) -> str:
     """The grammar for a reply given these tools: prose, or one or more valid calls.
 
@@ -75,20 +75,20 @@ def build_grammar(
         blocked: Tools that stay in the prompt but cannot be called: used to
             steer the model off a call it just repeated. With any tool blocked
             the catch-all branch is left out too.
-        after_open_tag: The grammar for what follows a ``<tool_call>`` already
-            placed in the prompt: calls only, each further call in its own
-            ``<tool_call>`` block.
+        one_call: The grammar for the body of one ``<tool_call>`` block whose
+            tags the generator places itself as the model's own special
+            tokens: the call's JSON object only.
 
     Built once per tool set (the schemas are frozen with their definitions).
     """
     # Property order is kept: the grammar asks for the arguments in schema order.
     key = tuple((d.name, json.dumps(_plain(d.input_schema))) for d in definitions)
-    return _build_cached(key, blocked, after_open_tag)
+    return _build_cached(key, blocked, one_call)
 
 
 @functools.lru_cache(maxsize=64)
 def _build_cached(
-    tools: tuple[tuple[str, str], ...], blocked: frozenset[str], after_open_tag: bool
+    tools: tuple[tuple[str, str], ...], blocked: frozenset[str], one_call: bool
 ) -> str:
     from llama_cpp import llama_grammar
 
@@ -131,9 +131,7 @@ def _build_cached(
     schema_rules = "\n".join(f"{name} ::= {rule}" for name, rule in sorted(rules.items()))
     return "\n".join(
         [
-            'root ::= nl call nl "</tool_call>" ( "\\n" tagged )*'
-            if after_open_tag
-            else "root ::= calls | text",
+            "root ::= nl call nl" if one_call else "root ::= calls | text",
             'calls ::= tagged ( "\\n" tagged )* | fenced | call',
             f'tagged ::= {_literal(TAGGED_OPEN)} nl call nl "</tool_call>"',
             f'fenced ::= {_literal(FENCE_OPEN)} nl call nl "```"',

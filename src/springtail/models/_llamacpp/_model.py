@@ -21,11 +21,13 @@ from springtail.messages import (
     ChatResponse,
     Prompt,
     ToolCall,
+    ToolResponseMessage,
     Usage,
     UserMessage,
 )
 from springtail.models._base import ModelError, ModelUnavailableError
 from springtail.models._llamacpp._files import EMBEDDED_MODELS, ensure_model_file
+from springtail.models._llamacpp._followup import named_tools
 from springtail.models._llamacpp._grammar import (
     TAGGED_CLOSE,
     TAGGED_OPEN,
@@ -49,6 +51,7 @@ class _Attempt:
     text: str
     finish_reason: str
     gate: _StreamGate
+    tokens: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +93,7 @@ class LlamaCppChatModel:
         default_options: ChatOptions | None = None,
         tool_guidance: str | None = DEFAULT_TOOL_GUIDANCE,
         max_repeat_retries: int = 0,
+        offer_named_tools: bool = True,
         progress: bool = False,
         weight_repacking: bool | None = None,
     ) -> None:
@@ -110,6 +114,12 @@ class LlamaCppChatModel:
             max_repeat_retries: How often a reply that only repeats calls
                 already answered in this turn is generated again with those
                 tools blocked, before the model must answer in prose.
+            offer_named_tools: Once a turn has tool results, offer a call to
+                a tool the request names word for word but the turn has not
+                called ("... and add that as a to-do" after a reservation)
+                before letting the model answer; the model may still decline.
+                The 1.5B model otherwise answers after the first of two
+                requested actions (see ``docs/embedded-model.md``).
             progress: Show a progress bar on stderr while the embedded model
                 file is assembled on first use.
             weight_repacking: Let llama.cpp repack weights for faster prompt
@@ -128,6 +138,7 @@ class LlamaCppChatModel:
         self.default_options = default_options or ChatOptions()
         self.tool_guidance = tool_guidance
         self.max_repeat_retries = max_repeat_retries
+        self.offer_named_tools = offer_named_tools
         self._progress = progress
         self._weight_repacking = weight_repacking
         self._engine: _Engine | None = None
@@ -262,12 +273,29 @@ class LlamaCppChatModel:
                     "or build the model with a larger n_ctx."
                 )
             return _Generator(engine.llama, tokens, options, sink, cancel).turn(
-                tools, _answered_calls(prompt), self.max_repeat_retries
+                tools,
+                _answered_calls(prompt),
+                self.max_repeat_retries,
+                _last_request(prompt) if self.offer_named_tools else "",
             )
 
 
 class _Generator:
-    """One request's generations: the first try, and retries when the model repeats itself."""
+    """One request's generations: the model's opening, its calls, and retries when it repeats.
+
+    The model's chat template marks a call with the special tokens
+    ``<tool_call>`` and ``</tool_call>``. llama.cpp's grammar sampler cannot
+    emit special tokens, so a grammar over the whole reply made the model spell
+    the tags out of plain pieces (``<``, ``/to``, ``o``, …): the first call
+    came as a ```` ```json ```` block instead, and once a spelled-out close tag
+    ended in a newline the grammar forced yet another call, which is where
+    replies full of invented calls came from. So the structure is left to the
+    model's own tokens and only a call's JSON is constrained: the reply opens
+    freely; when its first token is ``<tool_call>`` (or it starts a call in
+    another shape) the call's body is generated under the tools' grammar,
+    ``</tool_call>`` is placed as the real token, and the model's next tokens
+    decide whether another call follows.
+    """
 
     def __init__(
         self,
@@ -283,108 +311,198 @@ class _Generator:
         self.sink = sink
         self.cancel = cancel
         self.completion_tokens = 0
+        self.open_tag = self._special(TAGGED_OPEN)
+        self.close_tag = self._special(TAGGED_CLOSE)
+
+    def _special(self, tag: str) -> list[int]:
+        return list(self.llama.tokenize(tag.encode("utf-8"), add_bos=False, special=True))
 
     def turn(
         self,
         tools: Sequence[ToolDefinition],
-        answered: frozenset[tuple[str, str]],
+        answered: _Answered,
         max_retries: int,
+        request: str = "",
     ) -> _Turn:
+        """Generate one reply: prose, or calls.
+
+        Args:
+            tools: The tools offered.
+            answered: Calls already made and answered since the last request.
+            max_retries: Retries with repeated tools blocked.
+            request: The last user message, for tools it names (``named_tools``);
+                empty turns that off.
+        """
         if not tools:
             return self._finish(self._generate(None), ())
-        known = {d.name for d in tools}
+        if answered and request:
+            offered = named_tools(request, tools, answered.names())
+            if offered:
+                # The request names a tool this turn has not called: offer it first.
+                calls, _ = self._calls(self.tokens, offered, frozenset(), answered)
+                fresh = _unique(c for c in calls if not answered.repeats(c))
+                if fresh:
+                    return _Turn("", tuple(fresh), "tool_calls", self._usage())
+        opening = self._generate(None, stop_at_call=True, stop_token=self._open_token())
+        if opening.finish_reason == "tag":
+            # Seen for requests no tool serves ("What is the capital of France?"):
+            # forced into a call it picked a tool at random, so it answers in prose.
+            return self._finish(self._generate(text_only_grammar()), ())
+        if opening.finish_reason != "call":
+            return self._finish(opening, ())
+        # Prose the model wrote before opening a call was streamed already: keep it.
+        prose = opening.text if classify(opening.text) is ReplyKind.TEXT else ""
+        context = self.tokens + (list(opening.tokens) if prose else [])
         blocked: frozenset[str] = frozenset()
         for _ in range(1 + max_retries):
-            if not blocked:
-                first = self._generate(build_grammar(tools), stop_at_call=True)
-                if classify(first.text) is not ReplyKind.CALLS:
-                    return self._finish(first, ())
-            # The model has chosen to call. It writes its first call as a
-            # ```json block or a bare object, after which it always stops;
-            # after a <tool_call> block it goes on to the next call a request
-            # needs. So the call is written again after a <tool_call> tag.
-            attempt = self._generate(
-                build_grammar(tools, blocked=blocked, after_open_tag=True),
-                prefix=TAGGED_OPEN,
-                repeats=answered,
-            )
-            parsed = parse_output(attempt.text, known)
-            if parsed.truncated and not parsed.calls:
-                return self._finish(attempt, ())
-            if not parsed.calls:  # only tools that do not exist: no tool, answer instead
+            calls, truncated = self._calls(context, tools, blocked, answered)
+            if truncated and not calls:
+                return _Turn(prose, (), "length", self._usage())
+            if not calls:  # only tools that do not exist: no tool, answer instead
                 break
-            fresh = _unique(c for c in parsed.calls if c.key() not in answered)
+            fresh = _unique(c for c in calls if not answered.repeats(c))
             if fresh:
                 if self.options.parallel_tool_calls is False:
                     fresh = fresh[:1]
-                return self._finish(attempt, tuple(fresh))
+                return _Turn(prose, tuple(fresh), "tool_calls", self._usage())
             # Every call repeats one already answered in this turn: small models
             # loop on their last call. Block those tools and let it choose again.
-            blocked = blocked | {c.name for c in parsed.calls}
+            blocked = blocked | {c.name for c in calls}
             if self.cancel.is_set():
                 break
         return self._finish(self._generate(text_only_grammar()), ())
+
+    def _open_token(self) -> int | None:
+        return self.open_tag[0] if len(self.open_tag) == 1 else None
+
+    def _calls(
+        self,
+        context: list[int],
+        tools: Sequence[ToolDefinition],
+        blocked: frozenset[str],
+        answered: _Answered,
+    ) -> tuple[list[ParsedCall], bool]:
+        """The calls of one reply, each body under the grammar; (calls, cut short)."""
+        known = {d.name for d in tools}
+        grammar = build_grammar(tools, blocked=blocked, one_call=True)
+        tokens = context + self.open_tag
+        calls: list[ParsedCall] = []
+        seen: set[tuple[str, str]] = set()
+        while len(calls) < _MAX_CALLS_PER_REPLY and not self.cancel.is_set():
+            body = self._generate(grammar, tokens=tokens, stream=False)
+            parsed = parse_output(f"{TAGGED_OPEN}{body.text}{TAGGED_CLOSE}", known)
+            if parsed.truncated or body.finish_reason in ("length", "cancelled"):
+                return calls, True
+            if not parsed.calls:  # the catch-all branch: a tool that does not exist
+                break
+            call = parsed.calls[0]
+            if calls and (call.key() in seen or answered.repeats(call)):
+                break  # after the calls a request needs, the model repeats one: stop there
+            calls.append(call)
+            seen.add(call.key())
+            if answered.repeats(call):
+                break  # the caller blocks the repeated tool and asks again
+            tokens = tokens + list(body.tokens)
+            if not body.text.endswith("\n"):
+                tokens += self.llama.tokenize(b"\n", add_bos=False, special=True)
+            tokens += self.close_tag
+            # What the model writes after the close tag says whether another call follows.
+            after = self._generate(
+                None,
+                tokens=tokens,
+                stream=False,
+                stop_at_call=True,
+                stop_token=self._open_token(),
+                max_new=4,
+            )
+            if after.finish_reason != "call" or after.text.strip():
+                break
+            tokens = tokens + list(after.tokens) + self.open_tag
+        return calls, False
+
+    def _usage(self) -> Usage:
+        prompt_tokens = len(self.tokens)
+        return Usage(prompt_tokens, self.completion_tokens, prompt_tokens + self.completion_tokens)
 
     def _finish(self, attempt: _Attempt, calls: tuple[ParsedCall, ...]) -> _Turn:
         if not calls:
             # The reply is prose after all (or a call cut short by max_tokens,
             # which is shown as the text it is): send what was held back.
             attempt.gate.flush()
-        prompt_tokens = len(self.tokens)
-        usage = Usage(prompt_tokens, self.completion_tokens, prompt_tokens + self.completion_tokens)
         finish = "tool_calls" if calls else attempt.finish_reason
-        return _Turn("" if calls else attempt.text, calls, finish, usage)
+        return _Turn("" if calls else attempt.text, calls, finish, self._usage())
 
     def _generate(
         self,
         grammar: str | None,
         *,
-        prefix: str = "",
+        tokens: Sequence[int] | None = None,
+        stream: bool = True,
         stop_at_call: bool = False,
-        repeats: frozenset[tuple[str, str]] | None = None,
+        stop_token: int | None = None,
+        max_new: int | None = None,
     ) -> _Attempt:
         """One generation with llama-cpp-python's sampler, text decoded as it comes.
 
         ``Llama.generate`` is used rather than ``create_completion`` because the
-        latter decodes without special tokens, and ``<tool_call>`` is one: the
-        reply ``<tool_call>{…}</tool_call>`` would arrive as ``{…}``.
+        latter decodes without special tokens. It reuses the KV cache of the
+        longest prefix it has already evaluated, so continuing from a
+        generation's own tokens evaluates only what was appended.
+
+        Args:
+            grammar: GBNF for the generated text, or ``None``.
+            tokens: The context (default: the prompt).
+            stream: Pass prose on to the sink as it is decided.
+            stop_at_call: Stop as soon as the text opens like a call
+                (finish reason ``"call"``).
+            stop_token: A token that also means "a call opens here"
+                (``<tool_call>``); it is not part of the returned tokens.
+            max_new: At most this many tokens.
         """
         llama_cpp = import_llama_cpp()
         llama = self.llama
         options = self.options
         if options.seed is not None:
             llama.set_seed(options.seed)
-        tokens = self.tokens
-        if prefix:
-            tokens = tokens + llama.tokenize(prefix.encode("utf-8"), add_bos=False, special=True)
-        limit = llama.n_ctx() - len(tokens)
+        context = list(self.tokens if tokens is None else tokens)
+        limit = llama.n_ctx() - len(context)
         if options.max_tokens is not None:
-            limit = min(limit, options.max_tokens)
-        gate = _StreamGate(None if prefix else self.sink)
-        gate.feed(prefix)
+            limit = min(limit, options.max_tokens - self.completion_tokens)
+        if max_new is not None:
+            limit = min(limit, max_new)
+        gate = _StreamGate(self.sink if stream else None)
         stops = _StopScanner(options.stop or ())
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         vocab = llama._model.vocab
         finish = "length"
-        produced = 0
+        produced: list[int] = []
         try:
             generated = llama.generate(
-                tokens,
+                context,
                 temp=options.temperature if options.temperature is not None else 0.0,
                 top_p=options.top_p if options.top_p is not None else 0.95,
                 grammar=llama_cpp.LlamaGrammar.from_string(grammar, verbose=False)
                 if grammar
                 else None,
             )
-            for token in generated:
+            for token in generated if limit > 0 else ():
                 if self.cancel.is_set():
                     finish = "cancelled"
+                    break
+                if token == stop_token:
+                    finish = "call"
                     break
                 if llama_cpp.llama_vocab_is_eog(vocab, token):
                     finish = "stop"
                     break
-                produced += 1
+                produced.append(token)
                 piece, stopped = stops.feed(decoder.decode(llama.detokenize([token], special=True)))
+                if stop_at_call and (gate.text() + piece).lstrip().startswith("<"):
+                    # The model's calls open with the <tool_call> token; a reply that
+                    # spells a tag out of plain pieces (``<tools></tools>``, copied from
+                    # the system prompt) is neither a call nor prose for the user.
+                    finish = "tag"
+                    break
                 gate.feed(piece)
                 if stopped:
                     finish = "stop"
@@ -392,26 +510,21 @@ class _Generator:
                 if stop_at_call and gate.kind is ReplyKind.CALLS:
                     finish = "call"
                     break
-                if repeats is not None and _ends_with_repeat(gate, repeats):
-                    # After the calls a request needs, the model goes on
-                    # writing calls it already made: stop at the first one.
-                    finish = "stop"
-                    break
-                if produced >= limit:
+                if len(produced) >= limit:
                     break
         except (ValueError, RuntimeError) as exc:
             raise ModelError(f"llama.cpp failed while generating: {exc}") from exc
         if not stops.stopped:
             gate.feed(stops.feed(decoder.decode(b"", final=True))[0] + stops.rest())
-        self.completion_tokens += produced
+        self.completion_tokens += len(produced)
         logger.debug(
             "generated %d tokens (%s, grammar: %s): %r",
-            produced,
+            len(produced),
             finish,
             "tools" if grammar and "tool-" in grammar else "text" if grammar else "none",
             gate.text(),
         )
-        return _Attempt(gate.text(), finish, gate)
+        return _Attempt(gate.text(), finish, gate, tuple(produced))
 
 
 class _StopScanner:
@@ -473,13 +586,6 @@ class _StreamGate:
     def text(self) -> str:
         return "".join(self._parts)
 
-    def drop_last_call(self) -> None:
-        """Forget the last ``<tool_call>`` block (calls are never streamed)."""
-        text = self.text()
-        cut = text.rfind(TAGGED_OPEN)
-        self._parts = [text[:cut].rstrip("\n")]
-        self._sent = min(self._sent, len(self._parts))
-
     def flush(self) -> None:
         """Send whatever has not been sent (prose that never left the undecided state)."""
         if self._sink is None:
@@ -491,26 +597,7 @@ class _StreamGate:
 
 
 _MAX_CALLS_PER_REPLY = 8
-
-
-def _ends_with_repeat(gate: _StreamGate, repeats: frozenset[tuple[str, str]]) -> bool:
-    """Whether the reply's last complete call repeats an earlier one; if so, drop it."""
-    text = gate.text()
-    if not text.rstrip().endswith(TAGGED_CLOSE):
-        return False
-    calls = parse_output(text, _AnyName()).calls
-    if len(calls) < 2:  # a first call that repeats is blocked and retried by the caller
-        return False
-    earlier = {c.key() for c in calls[:-1]} | repeats
-    if calls[-1].key() in earlier or len(calls) > _MAX_CALLS_PER_REPLY:
-        gate.drop_last_call()
-        return True
-    return False
-
-
-class _AnyName:
-    def __contains__(self, name: object) -> bool:
-        return True
+"""More calls than this in one reply is a model writing calls in a loop."""
 
 
 def _tool_definitions(options: ChatOptions) -> list[ToolDefinition]:
@@ -524,12 +611,40 @@ def _tool_definitions(options: ChatOptions) -> list[ToolDefinition]:
     return result
 
 
-def _answered_calls(prompt: Prompt) -> frozenset[tuple[str, str]]:
-    """The calls made since the last user message, by name and canonical arguments."""
+@dataclass(frozen=True, slots=True)
+class _Answered:
+    """What the tools did since the last user message: a call that repeats it is a loop.
+
+    A repeat is the same call again, or any call to a tool that already
+    succeeded in this turn: after "Added to-do #1." the 1.5B model was seen
+    adding the same to-do again under another title. A tool that failed may be
+    called again with other arguments; that is how the model acts on an error.
+    """
+
+    keys: frozenset[tuple[str, str]] = frozenset()
+    succeeded: frozenset[str] = frozenset()
+
+    def __bool__(self) -> bool:
+        return bool(self.keys)
+
+    def names(self) -> set[str]:
+        """The tools called in this turn."""
+        return {name for name, _ in self.keys}
+
+    def repeats(self, call: ParsedCall) -> bool:
+        """Whether ``call`` would do again what this turn already did."""
+        return call.key() in self.keys or call.name in self.succeeded
+
+
+def _answered_calls(prompt: Prompt) -> _Answered:
+    """The calls made since the last user message, and the tools that succeeded."""
     keys: set[tuple[str, str]] = set()
+    succeeded: set[str] = set()
     for message in reversed(prompt.messages):
         if isinstance(message, UserMessage):
             break
+        if isinstance(message, ToolResponseMessage):
+            succeeded.update(r.name for r in message.responses if not r.is_error)
         if isinstance(message, AssistantMessage):
             for call in message.tool_calls:
                 try:
@@ -537,7 +652,14 @@ def _answered_calls(prompt: Prompt) -> frozenset[tuple[str, str]]:
                 except ValueError:
                     continue
                 keys.add((call.name, json.dumps(arguments, sort_keys=True)))
-    return frozenset(keys)
+    return _Answered(frozenset(keys), frozenset(succeeded))
+
+
+def _last_request(prompt: Prompt) -> str:
+    for message in reversed(prompt.messages):
+        if isinstance(message, UserMessage):
+            return message.text
+    return ""
 
 
 def _unique(calls: Any) -> list[ParsedCall]:
