@@ -169,32 +169,6 @@ def test_tool_results_name_the_tool_that_produced_them() -> None:
     }
 
 
-def test_earlier_answers_written_from_tool_results_are_left_out() -> None:
-    # The request, the call and its result stay; the prose answer of an earlier
-    # turn that used tools goes, so the model does not imitate answering
-    # without tools. Answers of turns without tools, and the current turn, stay.
-    earlier = [
-        *_conversation(),
-        AssistantMessage("Reserved 2 units."),
-        UserMessage("hello"),
-        AssistantMessage("Hi there!"),
-        UserMessage("and one more"),
-    ]
-    rendered = template_messages(earlier)
-    assert [m["role"] for m in rendered] == [
-        "system",
-        "user",
-        "assistant",
-        "tool",
-        "user",
-        "assistant",
-        "user",
-    ]
-    assert rendered[5]["content"] == "Hi there!"
-    current = template_messages([*_conversation(), AssistantMessage("Reserved 2 units.")])
-    assert current[-1] == {"role": "assistant", "content": "Reserved 2 units."}
-
-
 def test_guidance_is_added_to_the_system_message_or_becomes_one() -> None:
     with_system = template_messages(_conversation(), "Call tools only when needed.")
     assert with_system[0]["content"] == (

@@ -9,26 +9,16 @@ knows. Two details matter for a small model:
 - Earlier calls' arguments go to the template as objects. Passed as JSON text
   they would be encoded a second time (``"{\"sku\": …}"``), and the model
   copies that broken shape into its next call.
-- Earlier turns are shown as the request and the tool calls that served it,
-  without the answer written from the results. A small model imitates the
-  conversation it sees: after a history of requests answered in prose it
-  answers the next request in prose too, from nothing. Measured on the 1.5B
-  model with the support-bot tools, the probability of opening a follow-up
-  request with a call was 0.17–0.61 with the earlier answers shown and
-  0.54–0.98 without them (0.67–0.85 for the same requests with no history);
-  small talk stayed at 0.00–0.10 either way. The results stay, so the facts
-  the answers were written from are still there.
 - The prompt for a follow-up turn must start with exactly the tokens of the
   previous one, so llama.cpp can keep their KV cache and evaluate only what
-  is new. Rendering is therefore a pure function of the messages and tools
-  (leaving an earlier answer out only drops the tokens of that answer).
+  is new. Rendering is therefore a pure function of the messages and tools.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import Any
 
 from springtail.messages import (
     AssistantMessage,
@@ -106,14 +96,10 @@ def template_messages(
     """Messages as the dicts a Hugging Face chat template reads.
 
     ``guidance`` is appended to the first system message (or becomes the
-    system message when there is none). Answers written from tool results in
-    turns before the last request are left out (see the module's docstring).
+    system message when there is none).
     """
     result: list[dict[str, Any]] = []
-    hidden = _answers_from_earlier_results(messages)
-    for index, message in enumerate(messages):
-        if index in hidden:
-            continue
+    for message in messages:
         if isinstance(message, SystemMessage):
             result.append({"role": "system", "content": message.text})
         elif isinstance(message, UserMessage):
@@ -146,18 +132,6 @@ def template_messages(
         else:
             result.insert(0, {"role": "system", "content": guidance})
     return result
-
-
-def _answers_from_earlier_results(messages: Sequence[Message]) -> set[int]:
-    """Positions of answers written from tool results in turns before the last request."""
-    last_user = max((i for i, m in enumerate(messages) if isinstance(m, UserMessage)), default=-1)
-    return {
-        i
-        for i in range(1, last_user)
-        if isinstance(messages[i], AssistantMessage)
-        and not cast(AssistantMessage, messages[i]).tool_calls
-        and isinstance(messages[i - 1], ToolResponseMessage)
-    }
 
 
 def tool_result_text(name: str, data: str, *, is_error: bool = False) -> str:
