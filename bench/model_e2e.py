@@ -1,7 +1,7 @@
 """The embedded model end to end: support-bot's scripted requests, timed per turn.
 
 The requests run as one conversation in the ``final`` step's shape (all tools,
-chat memory outside the loop, streamed answer, approvals granted like
+chat memory inside the tool loop, streamed answer, approvals granted like
 ``--yes``), built from springtail's public API and support-bot's tools over a
 fresh store. The first turn after loading pays for the system prompt and the
 tool definitions; follow-up turns reuse the cached prefix and process only
@@ -67,6 +67,7 @@ def _system_prompt() -> str:
 
 def _client(model: Any, data_dir: Path) -> Any:
     from springtail import (
+        HIGHEST_PRECEDENCE,
         ChatClient,
         InMemoryChatMemoryRepository,
         MessageChatMemoryAdvisor,
@@ -78,14 +79,17 @@ def _client(model: Any, data_dir: Path) -> Any:
     from support_bot.tools import all_tools
 
     store = Store(data_dir / "support-bot.db")
-    memory = MessageWindowChatMemory(InMemoryChatMemoryRepository(), max_messages=20)
+    memory = MessageWindowChatMemory(InMemoryChatMemoryRepository(), max_messages=24)
     manager = ToolCallingManager(approver=lambda call, definition: True)  # like --yes
     return ChatClient(
         model,
         system=_system_prompt(),
         tools=all_tools(store),
         advisors=[
-            MessageChatMemoryAdvisor(memory, conversation_id="bench"),
+            # Inside the loop, as in support-bot's final step: the history keeps the calls.
+            MessageChatMemoryAdvisor(
+                memory, conversation_id="bench", order=HIGHEST_PRECEDENCE + 400
+            ),
             ToolCallingAdvisor(tool_calling_manager=manager),
         ],
         tool_context={"user_name": "bench", "conversation_id": "bench"},

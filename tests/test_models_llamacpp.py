@@ -24,6 +24,7 @@ from springtail.models import ModelUnavailableError
 from springtail.models._llamacpp import LlamaCppChatModel
 from springtail.models._llamacpp._model import (
     _answered_calls,
+    _is_follow_up,
     _StopScanner,
     _StreamGate,
 )
@@ -169,6 +170,16 @@ def test_tool_results_name_the_tool_that_produced_them() -> None:
     }
 
 
+def test_a_request_after_an_answer_is_a_follow_up() -> None:
+    first = [SystemMessage("s"), UserMessage("What is 128 times 32?")]
+    assert not _is_follow_up(Prompt(first))
+    # Tool results of the current request do not make it a follow-up...
+    assert not _is_follow_up(Prompt(_conversation()))
+    # ...an answer before the last request does.
+    answered = [*_conversation(), AssistantMessage("Reserved."), UserMessage("and 3 more")]
+    assert _is_follow_up(Prompt(answered))
+
+
 def test_guidance_is_added_to_the_system_message_or_becomes_one() -> None:
     with_system = template_messages(_conversation(), "Call tools only when needed.")
     assert with_system[0]["content"] == (
@@ -219,7 +230,11 @@ def test_threads_default_to_the_environment(monkeypatch: pytest.MonkeyPatch) -> 
 
 @pytest.mark.parametrize(
     ("kwargs", "message"),
-    [({"n_ctx": 16}, "n_ctx=16"), ({"n_threads": 0}, "n_threads=0")],
+    [
+        ({"n_ctx": 16}, "n_ctx=16"),
+        ({"n_threads": 0}, "n_threads=0"),
+        ({"follow_up_call_floor": 0.0}, "follow_up_call_floor=0.0"),
+    ],
 )
 def test_bad_settings_are_refused_up_front(kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):

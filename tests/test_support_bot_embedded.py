@@ -113,3 +113,19 @@ def test_show_the_todo_list(embedded_model: Any, store: Store) -> None:
     answer, recorder = ask(embedded_model, store, "show my to-do list", "m-list")
     assert "todo_list" in recorder.names()
     assert store.todos()[0].title.split()[0].lower() in answer.lower()
+
+
+def test_follow_up_requests_in_one_conversation_call_their_tools(
+    embedded_model: Any, store: Store
+) -> None:
+    # The chat's final step keeps one conversation in memory: after an answered
+    # request, the next ones must still go through their tools, not be answered
+    # from the history.
+    conversation = "m-conversation"
+    _, first = ask(embedded_model, store, "What is 128 times 32?", conversation)
+    assert first.names() == ["calculate"]
+    answer, second = ask(embedded_model, store, "35,000 at 18% off", conversation)
+    assert second.names() == ["discount_calculator"]
+    assert "28700" in digits(answer)
+    _, third = ask(embedded_model, store, "Thanks, that's all!", conversation)
+    assert third.names() == []

@@ -1,9 +1,13 @@
-"""The final bot: every tool, chat memory outside the loop, streamed answers.
+"""The final bot: every tool, chat memory inside the loop, streamed answers.
 
 The conversation lives in the same SQLite file as the business data, so
 ``--conversation ID`` picks up where a previous run left off. The memory
-advisor is ordered outside the ToolCallingAdvisor: it loads the history once
-per request and saves the finished exchange, tool calls included.
+advisor is ordered inside the ToolCallingAdvisor, so it remembers each tool
+call with its results, not only the request and the answer. SUPPORT_BOT.md
+puts it outside; inside is what keeps the embedded model calling tools in a
+long conversation: shown a history of requests answered in prose, the 1.5B
+model answered the next requests in prose too, from nothing, while a history
+that shows the calls keeps it calling (docs/support-bot.md).
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from springtail import (
+    HIGHEST_PRECEDENCE,
     ChatClient,
     ChatMemory,
     Message,
@@ -24,10 +29,15 @@ from support_bot.steps._base import SYSTEM_PROMPT, StepEnv, make_manager
 from support_bot.steps._turns import stream_turn
 from support_bot.tools import all_tools
 
-__all__ = ["MEMORY_WINDOW", "FinalStep"]
+__all__ = ["MEMORY_ORDER", "MEMORY_WINDOW", "FinalStep"]
 
-MEMORY_WINDOW = 20
-"""Messages of history sent with each request (small models need short prompts)."""
+MEMORY_ORDER = HIGHEST_PRECEDENCE + 400
+"""Inside the tool loop (the ToolCallingAdvisor's default order is ``HIGHEST_PRECEDENCE + 300``)."""
+
+MEMORY_WINDOW = 24
+"""Messages of history sent with each request (small models need short prompts).
+
+A turn with one tool call takes four messages (request, call, results, answer)."""
 
 
 class FinalStep:
@@ -47,7 +57,9 @@ class FinalStep:
             system=SYSTEM_PROMPT,
             tools=self._tools,
             advisors=[
-                MessageChatMemoryAdvisor(self._memory, conversation_id=env.conversation_id),
+                MessageChatMemoryAdvisor(
+                    self._memory, conversation_id=env.conversation_id, order=MEMORY_ORDER
+                ),
                 ToolCallingAdvisor(tool_calling_manager=manager),
             ],
         )

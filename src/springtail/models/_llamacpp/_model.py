@@ -68,6 +68,29 @@ class _Engine:
     def __init__(self, llama: Any, renderer: TemplateRenderer) -> None:
         self.llama = llama
         self.renderer = renderer
+        self._call_openers: Any = None
+
+    def call_openers(self) -> Any:
+        """A mask over the vocabulary: the tokens a reply that is a call opens with.
+
+        ``<tool_call>`` and pieces starting with ``<`` (the tag spelled out),
+        ``{`` or a code fence (the model's other call shapes). Built on first
+        use, once per model: one pass over the vocabulary, about a second.
+        """
+        if self._call_openers is None:
+            import numpy as np
+
+            llama = self.llama
+            pieces = (
+                llama.detokenize([i], special=True).decode("utf-8", "replace")
+                for i in range(llama.n_vocab())
+            )
+            self._call_openers = np.fromiter(
+                (p.startswith(("<", "{", "```")) for p in pieces),
+                dtype=bool,
+                count=llama.n_vocab(),
+            )
+        return self._call_openers
 
 
 class LlamaCppChatModel:
@@ -94,6 +117,7 @@ class LlamaCppChatModel:
         tool_guidance: str | None = DEFAULT_TOOL_GUIDANCE,
         max_repeat_retries: int = 0,
         offer_named_tools: bool = True,
+        follow_up_call_floor: float | None = 0.05,
         progress: bool = False,
         weight_repacking: bool | None = None,
     ) -> None:
@@ -120,6 +144,15 @@ class LlamaCppChatModel:
                 before letting the model answer; the model may still decline.
                 The 1.5B model otherwise answers after the first of two
                 requested actions (see ``docs/embedded-model.md``).
+            follow_up_call_floor: In a conversation that already has answers,
+                a new request opens with a tool call when the model gives the
+                call-opening tokens at least this share of its first token's
+                probability, even if prose is likelier. Shown earlier answers,
+                the 1.5B model rates calling low (0.02–0.12 for requests that
+                need a tool, 0.000 for small talk) and answers from nothing;
+                once a follow-up has called, the history shows calls and the
+                share climbs again (0.24, 0.68, 0.98). ``None`` keeps the
+                plain greedy choice. See ``docs/embedded-model.md``.
             progress: Show a progress bar on stderr while the embedded model
                 file is assembled on first use.
             weight_repacking: Let llama.cpp repack weights for faster prompt
@@ -139,6 +172,11 @@ class LlamaCppChatModel:
         self.tool_guidance = tool_guidance
         self.max_repeat_retries = max_repeat_retries
         self.offer_named_tools = offer_named_tools
+        if follow_up_call_floor is not None and not 0.0 < follow_up_call_floor <= 1.0:
+            raise ValueError(
+                f"follow_up_call_floor={follow_up_call_floor} must lie in (0, 1], or be None."
+            )
+        self.follow_up_call_floor = follow_up_call_floor
         self._progress = progress
         self._weight_repacking = weight_repacking
         self._engine: _Engine | None = None
@@ -272,9 +310,14 @@ class LlamaCppChatModel:
                     f"{self.n_ctx}: shorten the conversation (a smaller chat-memory window) "
                     "or build the model with a larger n_ctx."
                 )
-            return _Generator(engine.llama, tokens, options, sink, cancel).turn(
+            answered = _answered_calls(prompt)
+            generator = _Generator(engine.llama, tokens, options, sink, cancel)
+            floor = self.follow_up_call_floor
+            if tools and floor is not None and not answered and _is_follow_up(prompt):
+                generator.call_floor = (floor, engine.call_openers())
+            return generator.turn(
                 tools,
-                _answered_calls(prompt),
+                answered,
                 self.max_repeat_retries,
                 _last_request(prompt) if self.offer_named_tools else "",
             )
@@ -312,6 +355,8 @@ class _Generator:
         self.cancel = cancel
         self.completion_tokens = 0
         self.open_tag = self._special(TAGGED_OPEN)
+        # (share, mask): the opening is a call when the tokens in mask get this share.
+        self.call_floor: tuple[float, Any] | None = None
         self.close_tag = self._special(TAGGED_CLOSE)
 
     def _special(self, tag: str) -> list[int]:
@@ -343,7 +388,9 @@ class _Generator:
                 fresh = _unique(c for c in calls if not answered.repeats(c))
                 if fresh:
                     return _Turn("", tuple(fresh), "tool_calls", self._usage())
-        opening = self._generate(None, stop_at_call=True, stop_token=self._open_token())
+        opening = self._generate(
+            None, stop_at_call=True, stop_token=self._open_token(), call_floor=self.call_floor
+        )
         if opening.finish_reason == "tag":
             # Seen for requests no tool serves ("What is the capital of France?"):
             # forced into a call it picked a tool at random, so it answers in prose.
@@ -420,6 +467,15 @@ class _Generator:
             tokens = tokens + list(after.tokens) + self.open_tag
         return calls, False
 
+    def _share(self, mask: Any) -> float:
+        """The probability of the tokens in ``mask`` at the position just sampled."""
+        import numpy as np
+
+        llama = self.llama
+        logits = np.ctypeslib.as_array(llama._ctx.get_logits(), shape=(llama.n_vocab(),))
+        weights = np.exp(logits - logits.max())
+        return float(weights[mask].sum() / weights.sum())
+
     def _usage(self) -> Usage:
         prompt_tokens = len(self.tokens)
         return Usage(prompt_tokens, self.completion_tokens, prompt_tokens + self.completion_tokens)
@@ -441,6 +497,7 @@ class _Generator:
         stop_at_call: bool = False,
         stop_token: int | None = None,
         max_new: int | None = None,
+        call_floor: tuple[float, Any] | None = None,
     ) -> _Attempt:
         """One generation with llama-cpp-python's sampler, text decoded as it comes.
 
@@ -458,6 +515,10 @@ class _Generator:
             stop_token: A token that also means "a call opens here"
                 (``<tool_call>``); it is not part of the returned tokens.
             max_new: At most this many tokens.
+            call_floor: ``(share, mask)``: the reply opens a call (finish
+                reason ``"call"``) when the tokens in ``mask`` get at least
+                this share of the first token's probability, whatever the
+                sampler picked.
         """
         llama_cpp = import_llama_cpp()
         llama = self.llama
@@ -489,6 +550,12 @@ class _Generator:
                 if self.cancel.is_set():
                     finish = "cancelled"
                     break
+                if call_floor is not None and not produced:
+                    share = self._share(call_floor[1])
+                    logger.debug("call share at the opening: %.3f", share)
+                    if share >= call_floor[0]:
+                        finish = "call"
+                        break
                 if token == stop_token:
                     finish = "call"
                     break
@@ -653,6 +720,17 @@ def _answered_calls(prompt: Prompt) -> _Answered:
                     continue
                 keys.add((call.name, json.dumps(arguments, sort_keys=True)))
     return _Answered(frozenset(keys), frozenset(succeeded))
+
+
+def _is_follow_up(prompt: Prompt) -> bool:
+    """Whether the last user message comes after an answer in the conversation."""
+    seen_user = False
+    for message in reversed(prompt.messages):
+        if isinstance(message, UserMessage):
+            seen_user = True
+        elif seen_user and isinstance(message, AssistantMessage):
+            return True
+    return False
 
 
 def _last_request(prompt: Prompt) -> str:
