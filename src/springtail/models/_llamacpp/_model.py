@@ -310,6 +310,10 @@ class LlamaCppChatModel:
                     f"{self.n_ctx}: shorten the conversation (a smaller chat-memory window) "
                     "or build the model with a larger n_ctx."
                 )
+            if logger.isEnabledFor(logging.DEBUG):
+                logger.debug(
+                    "prompt: %d tokens, %d of them cached", len(tokens), _cached(engine, tokens)
+                )
             answered = _answered_calls(prompt)
             generator = _Generator(engine.llama, tokens, options, sink, cancel)
             floor = self.follow_up_call_floor
@@ -720,6 +724,17 @@ def _answered_calls(prompt: Prompt) -> _Answered:
                     continue
                 keys.add((call.name, json.dumps(arguments, sort_keys=True)))
     return _Answered(frozenset(keys), frozenset(succeeded))
+
+
+def _cached(engine: _Engine, tokens: Sequence[int]) -> int:
+    """How many leading tokens of ``tokens`` the KV cache already holds."""
+    held = engine.llama._input_ids[: engine.llama.n_tokens]
+    count = 0
+    for a, b in zip(held, tokens, strict=False):
+        if a != b:
+            break
+        count += 1
+    return count
 
 
 def _is_follow_up(prompt: Prompt) -> bool:
