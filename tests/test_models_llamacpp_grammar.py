@@ -82,24 +82,17 @@ CALL = '{"name": "calculate", "arguments": {"operation": "multiply", "left": 128
 
 
 @pytest.mark.parametrize(
-    "reply",
+    "body",
     [
-        f"<tool_call>\n{CALL}\n</tool_call>",
-        f"```json\n{CALL}\n```",
+        f"\n{CALL}\n",
         CALL,
-        f'<tool_call>\n{CALL}\n</tool_call>\n<tool_call>\n{{"name": "todo_add", '
-        '"arguments": {"title": "Call back\\nC-101"}}\n</tool_call>',
+        '{"name": "todo_add", "arguments": {"title": "Call back\\nC-101"}}',
         '{"name": "todo_list", "arguments": {}}',
-        "128 times 32 is 4096.",
-        "Hello! How can I help?\n\n- one\n- two",
-        "```python\nprint(1)\n```",
         '{"name": "get_weather", "arguments": {"city": "Paris"}}',
     ],
 )
-def test_the_grammar_admits_prose_and_the_call_shapes_the_model_writes(
-    vocab: Any, reply: str
-) -> None:
-    assert accepts(vocab, build_grammar(TOOLS), reply)
+def test_the_grammar_admits_valid_calls_and_unknown_tools(vocab: Any, body: str) -> None:
+    assert accepts(vocab, build_grammar(TOOLS), body)
 
 
 @pytest.mark.parametrize(
@@ -133,8 +126,9 @@ def test_the_grammar_admits_prose_and_the_call_shapes_the_model_writes(
             '{"name": "calculate", "arguments": {"left": 1, "operation": "add", "right": 2}',
             "an unclosed call",
         ),
-        ("\nHello", "prose that opens with blank space"),
-        ("<|im_start|>assistant", "a chat-control token as prose"),
+        ("Hello", "prose instead of a call"),
+        ("<|im_start|>assistant", "a chat-control token"),
+        (f"<tool_call>\n{CALL}\n</tool_call>", "the tags, which the generator places itself"),
         (
             '{"name": "todo_add", "arguments": "{\\"title\\": \\"x\\"}"}',
             "arguments encoded as a JSON string",

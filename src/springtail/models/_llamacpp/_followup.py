@@ -12,9 +12,10 @@ results, it did no better (docs/embedded-model.md).
 What does tell them apart is the request itself: "add that as a to-do" names
 ``todo_add`` word for word. So when a turn already has tool results and the
 request names a tool the turn has not called, the model is offered that tool
-first: its next reply opens as a call, under a grammar with only the named
-tools plus the catch-all branch, through which it can still decline (any other
-name, e.g. repeating its last call, is "no call"). Matching is on whole words
+first: its next reply is a call to one of the named tools, under a grammar
+with only those tools and no catch-all branch. With the catch-all left in, the
+model used it to repeat its last call about half of the time, so the decision
+is the request's words, and the model writes the arguments. Matching is on whole words
 of the tool's name, every word required, so ``todo_add`` needs both "add" and
 "to-do" (or "todo") in the request, and ``calculate`` is never named by "Add
 1250 and 730".

@@ -1,15 +1,16 @@
-"""The GBNF grammar that lets the embedded model answer in prose or call a tool correctly.
+"""The GBNF grammars that keep the embedded model's tool calls valid.
 
-Measured on the 1.5B model: forcing a JSON envelope for every reply (``{"tool":
-…}`` or ``{"answer": …}``) made it answer questions it should have computed
-with a tool, and llama-cpp-python's ``chatml-function-calling`` format forced
-empty replies. What works is letting the model write exactly what its chat
-template taught it — prose, or ``<tool_call>{"name": …, "arguments": …}</tool_call>``
-(it sometimes prefers a fenced ``json`` block or a bare object) — and
-constraining only the call itself, so that a chosen tool always comes with
-arguments that match its JSON schema. A call to a tool that does not exist is
-allowed by a catch-all branch (forbidding it derails the model into garbage);
-the parser treats it as "no tool".
+The model decides itself whether a reply is prose or a call: it opens a call
+with its own ``<tool_call>`` token, which llama.cpp's grammar sampler cannot
+emit (see ``_model._Generator``). What a grammar does is make a call's body
+right: it names a tool and carries arguments that match the tool's JSON
+schema (enums, types, required fields, no extra fields, schema property
+order). A call to a tool that does not exist is allowed by a catch-all branch
+(forbidding it derails the model into garbage); the parser treats it as "no
+tool". A grammar over the whole reply was measured and dropped: forcing a JSON
+envelope for every reply made the model answer what it should have computed,
+and with the tags inside the grammar the model had to spell them out of plain
+pieces.
 
 The argument rules come from llama-cpp-python's own JSON-schema converter, with
 one fix: its string rule admits raw control characters (a literal newline
@@ -47,9 +48,6 @@ nl ::= [\n]?
 json-char ::= {_CHAR}
 json-string ::= "\"" json-char* "\""
 any-char ::= [^\x00]
-# Prose: anything, as long as it does not open like a tool call (or with blank space).
-text ::= text-start any-char*
-text-start ::= [^<{{`\x00-\x20] | "<" [^t|] | "`" [^`] | "``" [^`] | "```" [^j]
 """
 
 # After tool results the answer is prose: opening with a code fence or a tag,
@@ -66,30 +64,27 @@ def build_grammar(
     definitions: Sequence[ToolDefinition],
     *,
     blocked: frozenset[str] = frozenset(),
-    one_call: bool = False,
 ) -> str:
-    """The grammar for a reply given these tools: prose, or one or more valid calls.
+    """The grammar for the body of one ``<tool_call>`` block: a valid call to one of these tools.
+
+    The generator places the ``<tool_call>`` and ``</tool_call>`` tokens
+    itself, so the body is the call's JSON object only, with the newlines the
+    chat template puts around it.
 
     Args:
         definitions: The tools offered.
         blocked: Tools that stay in the prompt but cannot be called: used to
             steer the model off a call it just repeated. With any tool blocked
             the catch-all branch is left out too.
-        one_call: The grammar for the body of one ``<tool_call>`` block whose
-            tags the generator places itself as the model's own special
-            tokens: the call's JSON object only.
-
     Built once per tool set (the schemas are frozen with their definitions).
     """
     # Property order is kept: the grammar asks for the arguments in schema order.
     key = tuple((d.name, json.dumps(_plain(d.input_schema))) for d in definitions)
-    return _build_cached(key, blocked, one_call)
+    return _build_cached(key, blocked)
 
 
 @functools.lru_cache(maxsize=64)
-def _build_cached(
-    tools: tuple[tuple[str, str], ...], blocked: frozenset[str], one_call: bool
-) -> str:
+def _build_cached(tools: tuple[tuple[str, str], ...], blocked: frozenset[str]) -> str:
     from llama_cpp import llama_grammar
 
     converter_type: Any = llama_grammar.SchemaConverter  # untyped upstream
@@ -131,10 +126,7 @@ def _build_cached(
     schema_rules = "\n".join(f"{name} ::= {rule}" for name, rule in sorted(rules.items()))
     return "\n".join(
         [
-            "root ::= nl call nl" if one_call else "root ::= calls | text",
-            'calls ::= tagged ( "\\n" tagged )* | fenced | call',
-            f'tagged ::= {_literal(TAGGED_OPEN)} nl call nl "</tool_call>"',
-            f'fenced ::= {_literal(FENCE_OPEN)} nl call nl "```"',
+            "root ::= nl call nl",
             'call ::= "{" sp "\\"name\\"" sp ":" sp ( ' + " | ".join(branches) + ' ) sp "}"',
             *lines,
             _COMMON,

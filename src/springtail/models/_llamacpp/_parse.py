@@ -31,8 +31,8 @@ class ReplyKind(Enum):
 def classify(start: str) -> ReplyKind:
     """Whether a reply beginning with ``start`` is prose or tool calls.
 
-    Mirrors the grammar's ``text-start`` rule: prose never opens with ``{``,
-    ``<t`` or ````` ```json`````, so streaming can show prose as soon as its first
+    A reply that opens with ``{``, ``<tool_call>`` or ````` ```json````` is a call
+    in one of the model's shapes; streaming can show prose as soon as its first
     characters rule those out, and must hold back until then.
     """
     if not start:
