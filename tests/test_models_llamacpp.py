@@ -22,12 +22,7 @@ from springtail.messages import (
 )
 from springtail.models import ModelUnavailableError
 from springtail.models._llamacpp import LlamaCppChatModel
-from springtail.models._llamacpp._model import (
-    _answered_calls,
-    _is_follow_up,
-    _StopScanner,
-    _StreamGate,
-)
+from springtail.models._llamacpp._model import _answered_calls, _is_follow_up
 from springtail.models._llamacpp._parse import ParsedCall, ReplyKind, classify, parse_output
 from springtail.models._llamacpp._template import template_messages
 from springtail.tools._definition import ToolDefinition, ToolMetadata
@@ -103,40 +98,6 @@ def test_calls_written_in_full_stand_when_a_later_one_is_cut_short() -> None:
 )
 def test_a_reply_is_classified_from_its_first_characters(start: str, kind: ReplyKind) -> None:
     assert classify(start) is kind
-
-
-# -- streaming helpers ---------------------------------------------------------------
-
-
-def test_prose_streams_as_soon_as_it_cannot_be_a_call() -> None:
-    sent: list[str] = []
-    gate = _StreamGate(sent.append)
-    for piece in ["`", "``", "python", "\nprint(1)"]:
-        gate.feed(piece)
-    assert "".join(sent) == "`" + "``" + "python" + "\nprint(1)"
-
-
-def test_a_call_is_never_streamed_as_text() -> None:
-    sent: list[str] = []
-    gate = _StreamGate(sent.append)
-    for piece in ["```", "json", "\n{", '"name"']:
-        gate.feed(piece)
-    assert sent == []
-    assert gate.kind is ReplyKind.CALLS
-
-
-def test_stop_sequences_cut_the_text_even_across_pieces() -> None:
-    scanner = _StopScanner(["END"])
-    assert scanner.feed("The answer is 4") == ("The answer is 4", False)
-    assert scanner.feed("096 E") == ("096 ", False)  # "E" may begin the stop sequence
-    assert scanner.feed("ND and more") == ("", True)
-    assert scanner.stopped
-
-
-def test_text_held_for_a_possible_stop_sequence_is_released_at_the_end() -> None:
-    scanner = _StopScanner(["###"])
-    assert scanner.feed("a #") == ("a ", False)
-    assert scanner.rest() == "#"
 
 
 # -- prompt rendering ----------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 The model decides itself whether a reply is prose or a call: it opens a call
 with its own ``<tool_call>`` token, which llama.cpp's grammar sampler cannot
-emit (see ``_model._Generator``). What a grammar does is make a call's body
+emit (see ``_generation.Generator``). What a grammar does is make a call's body
 right: it names a tool and carries arguments that match the tool's JSON
 schema (enums, types, required fields, no extra fields, schema property
 order). A call to a tool that does not exist is allowed by a catch-all branch
