@@ -88,7 +88,7 @@ class LlamaCppChatModel:
         tool_guidance: str | None = DEFAULT_TOOL_GUIDANCE,
         max_repeat_retries: int = 0,
         offer_named_tools: bool = True,
-        follow_up_call_floor: float | None = 0.05,
+        follow_up_call_floor: float | None = 0.01,
         progress: bool = False,
         weight_repacking: bool | None = None,
     ) -> None:
@@ -120,7 +120,7 @@ class LlamaCppChatModel:
                 call-opening tokens at least this share of its first token's
                 probability, even if prose is likelier. Shown earlier answers,
                 the 1.5B model rates calling low (0.02–0.12 for requests that
-                need a tool, 0.000 for small talk) and answers from nothing;
+                need a tool, at most 0.005 for small talk) and answers from nothing;
                 once a follow-up has called, the history shows calls and the
                 share climbs again (0.24, 0.68, 0.98). ``None`` keeps the
                 plain greedy choice. See ``docs/embedded-model.md``.
