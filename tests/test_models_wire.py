@@ -115,3 +115,25 @@ def test_function_tools_is_the_shape_openai_and_ollama_read() -> None:
         "type": "function",
         "function": {"name": "lookup", "description": "Find a product.", "parameters": schema},
     }
+
+
+def test_function_tools_turn_read_only_schemas_into_json_all_the_way_down() -> None:
+    import json
+    from types import MappingProxyType
+
+    from springtail.models._wire import function_tools
+    from springtail.tools import ToolDefinition
+
+    frozen = MappingProxyType(
+        {
+            "type": "object",
+            "properties": MappingProxyType({"sku": MappingProxyType({"type": "string"})}),
+            "required": ("sku",),
+        }
+    )
+    [payload] = function_tools([ToolDefinition("lookup", "Find a product.", frozen)])
+    assert json.loads(json.dumps(payload))["function"]["parameters"] == {
+        "type": "object",
+        "properties": {"sku": {"type": "string"}},
+        "required": ["sku"],
+    }

@@ -25,8 +25,10 @@ __all__ = [
     "ToolCallAssembler",
     "arguments_to_object",
     "effective_options",
+    "function_tools",
     "new_call_id",
     "object_to_arguments",
+    "plain_json",
     "repair_tool_call",
     "tool_definitions",
     "usage_value",
@@ -73,7 +75,8 @@ def tool_definitions(options: ChatOptions) -> list[ToolDefinition]:
 def function_tools(definitions: list[ToolDefinition]) -> list[dict[str, Any]]:
     """Tool definitions in the ``{"type": "function", "function": {...}}`` form.
 
-    OpenAI's chat completions and Ollama's ``/api/chat`` share this shape.
+    OpenAI's chat completions, Ollama's ``/api/chat`` and the chat templates
+    the embedded model renders share this shape.
     """
     return [
         {
@@ -81,11 +84,24 @@ def function_tools(definitions: list[ToolDefinition]) -> list[dict[str, Any]]:
             "function": {
                 "name": d.name,
                 "description": d.description,
-                "parameters": dict(d.input_schema),
+                "parameters": plain_json(d.input_schema),
             },
         }
         for d in definitions
     ]
+
+
+def plain_json(value: Any) -> Any:
+    """Mappings and sequences as dicts and lists all the way down.
+
+    A tool's schema may be any ``Mapping`` (a read-only ``MappingProxyType``
+    included), which ``json.dumps`` and Jinja's ``tojson`` refuse.
+    """
+    if isinstance(value, Mapping):
+        return {str(k): plain_json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain_json(v) for v in value]
+    return value
 
 
 def object_to_arguments(value: Any) -> str:

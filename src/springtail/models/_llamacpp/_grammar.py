@@ -23,12 +23,13 @@ import copy
 import functools
 import json
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
+from springtail.models._wire import plain_json
 from springtail.tools._definition import ToolDefinition
 
-__all__ = ["CALL_PREFIXES", "TAGGED_CLOSE", "TAGGED_OPEN", "build_grammar", "text_only_grammar"]
+__all__ = ["FENCE_OPEN", "TAGGED_CLOSE", "TAGGED_OPEN", "build_grammar", "text_only_grammar"]
 
 logger = logging.getLogger(__name__)
 
@@ -36,8 +37,6 @@ TAGGED_OPEN = "<tool_call>"
 TAGGED_CLOSE = "</tool_call>"
 FENCE_OPEN = "```json"
 _DEAD = "\x00"  # trie mark: a blocked name ends here
-CALL_PREFIXES = (TAGGED_OPEN, FENCE_OPEN, "{")
-"""What a reply starts with when it is a tool call; prose never starts so."""
 
 # JSON string characters: no quote, no backslash, no control character; escapes as JSON has them.
 _CHAR = r'[^"\\\x00-\x1F\x7F] | "\\" (["\\/bfnrt] | "u" [0-9a-fA-F]{4})'
@@ -79,7 +78,7 @@ def build_grammar(
     Built once per tool set (the schemas are frozen with their definitions).
     """
     # Property order is kept: the grammar asks for the arguments in schema order.
-    key = tuple((d.name, json.dumps(_plain(d.input_schema))) for d in definitions)
+    key = tuple((d.name, json.dumps(plain_json(d.input_schema))) for d in definitions)
     return _build_cached(key, blocked)
 
 
@@ -152,15 +151,6 @@ def _arguments_rule(converter: Any, index: int, name: str, schema: dict[str, Any
 
 def _literal(text: str) -> str:
     return json.dumps(text)
-
-
-def _plain(value: Any) -> Any:
-    """Mappings and sequences as plain dicts and lists, so the schema can be dumped."""
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    return value
 
 
 def _not_any_of(names: Sequence[str], blocked: frozenset[str]) -> str:

@@ -27,7 +27,7 @@ from springtail.models._llamacpp._files import EMBEDDED_MODELS, ensure_model_fil
 from springtail.models._llamacpp._generation import Answered, Generator, Sink, Turn
 from springtail.models._llamacpp._runtime import default_threads, load_llama
 from springtail.models._llamacpp._template import DEFAULT_TOOL_GUIDANCE, TemplateRenderer
-from springtail.tools._definition import ToolDefinition
+from springtail.models._wire import effective_options, tool_definitions
 
 __all__ = ["LlamaCppChatModel"]
 
@@ -271,8 +271,8 @@ class LlamaCppChatModel:
     def _run_turn(self, prompt: Prompt, sink: Sink | None, cancel: threading.Event) -> Turn:
         with self._lock:
             engine = self._load()
-            options = self.default_options.merge(prompt.options)
-            tools = _tool_definitions(options)
+            options = effective_options(self.default_options, prompt)
+            tools = tool_definitions(options)
             text = engine.renderer.render(prompt.messages, tools, guidance=self.tool_guidance)
             tokens = engine.llama.tokenize(text.encode("utf-8"), add_bos=False, special=True)
             if len(tokens) >= self.n_ctx:
@@ -296,17 +296,6 @@ class LlamaCppChatModel:
                 self.max_repeat_retries,
                 _last_request(prompt) if self.offer_named_tools else "",
             )
-
-
-def _tool_definitions(options: ChatOptions) -> list[ToolDefinition]:
-    seen: set[str] = set()
-    result: list[ToolDefinition] = []
-    for callback in options.tool_callbacks:
-        definition = callback.tool_definition
-        if definition.name not in seen:
-            seen.add(definition.name)
-            result.append(definition)
-    return result
 
 
 def _answered_calls(prompt: Prompt) -> Answered:

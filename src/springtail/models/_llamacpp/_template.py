@@ -16,8 +16,7 @@ knows. Two details matter for a small model:
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from springtail.messages import (
@@ -27,13 +26,13 @@ from springtail.messages import (
     ToolResponseMessage,
     UserMessage,
 )
+from springtail.models._wire import arguments_to_object, function_tools
 from springtail.tools._definition import ToolDefinition
 
 __all__ = [
     "DEFAULT_TOOL_GUIDANCE",
     "TemplateRenderer",
     "template_messages",
-    "template_tools",
     "tool_result_text",
 ]
 
@@ -70,24 +69,9 @@ class TemplateRenderer:
         """The prompt text, ending where the assistant's reply begins."""
         rendered = self._formatter(
             messages=template_messages(messages, guidance if tools else None),
-            tools=template_tools(tools) or None,
+            tools=function_tools(list(tools)) or None,
         )
         return str(rendered.prompt)
-
-
-def template_tools(tools: Sequence[ToolDefinition]) -> list[dict[str, Any]]:
-    """Tool definitions in the OpenAI-style shape chat templates expect."""
-    return [
-        {
-            "type": "function",
-            "function": {
-                "name": d.name,
-                "description": d.description,
-                "parameters": _plain(d.input_schema),
-            },
-        }
-        for d in tools
-    ]
 
 
 def template_messages(
@@ -111,7 +95,10 @@ def template_messages(
                     {
                         "id": call.id,
                         "type": "function",
-                        "function": {"name": call.name, "arguments": _arguments(call.arguments)},
+                        "function": {
+                            "name": call.name,
+                            "arguments": arguments_to_object(call.arguments),
+                        },
                     }
                     for call in message.tool_calls
                 ]
@@ -142,22 +129,3 @@ def tool_result_text(name: str, data: str, *, is_error: bool = False) -> str:
     ``calculate returned: 4096`` got "The result of 128 times 32 is 4096."
     """
     return f"{name} {'failed' if is_error else 'returned'}: {data}"
-
-
-def _arguments(arguments: str) -> dict[str, Any]:
-    """A call's JSON arguments as an object (invalid JSON, already answered with an error: {})."""
-    if not arguments.strip():
-        return {}
-    try:
-        value = json.loads(arguments)
-    except ValueError:
-        return {}
-    return value if isinstance(value, dict) else {}
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    return value
