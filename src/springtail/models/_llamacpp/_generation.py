@@ -74,17 +74,32 @@ class Generator:
         options: ChatOptions,
         sink: Sink | None,
         cancel: threading.Event,
+        *,
+        call_floor: tuple[float, Any] | None = None,
     ) -> None:
+        """Prepare one request's generations.
+
+        Args:
+            llama: The loaded ``llama_cpp.Llama``.
+            tokens: The rendered prompt.
+            options: The request's options (temperature, stop, max_tokens, …).
+            sink: Where prose deltas go as they are decided; ``None`` collects.
+            cancel: Set to stop generating.
+            call_floor: ``(share, mask)``: the reply opens with a call when the
+                tokens in ``mask`` get at least this share of the first token's
+                probability (``follow_up_call_floor``).
+        """
         self.llama = llama
         self.tokens = list(tokens)
         self.options = options
         self.sink = sink
         self.cancel = cancel
         self.completion_tokens = 0
+        self.call_floor = call_floor
         self.open_tag = self._special(TAGGED_OPEN)
-        # (share, mask): the opening is a call when the tokens in mask get this share.
-        self.call_floor: tuple[float, Any] | None = None
         self.close_tag = self._special(TAGGED_CLOSE)
+        # The tag as one token, when the vocabulary has it (Qwen's does).
+        self.open_token = self.open_tag[0] if len(self.open_tag) == 1 else None
 
     def _special(self, tag: str) -> list[int]:
         return list(self.llama.tokenize(tag.encode("utf-8"), add_bos=False, special=True))
@@ -119,7 +134,7 @@ class Generator:
                 if fresh:
                     return Turn("", tuple(fresh), "tool_calls", self._usage())
         opening = self._generate(
-            None, stop_at_call=True, stop_token=self._open_token(), call_floor=self.call_floor
+            None, stop_at_call=True, stop_token=self.open_token, call_floor=self.call_floor
         )
         if opening.finish_reason == "tag":
             # Seen for requests no tool serves ("What is the capital of France?"):
@@ -148,9 +163,6 @@ class Generator:
             if self.cancel.is_set():
                 break
         return self._finish(self._generate(text_only_grammar()), ())
-
-    def _open_token(self) -> int | None:
-        return self.open_tag[0] if len(self.open_tag) == 1 else None
 
     def _calls(
         self,
@@ -189,7 +201,7 @@ class Generator:
                 tokens=tokens,
                 stream=False,
                 stop_at_call=True,
-                stop_token=self._open_token(),
+                stop_token=self.open_token,
                 max_new=4,
             )
             if after.finish_reason != "call" or after.text.strip():
@@ -267,6 +279,7 @@ class Generator:
         vocab = llama._model.vocab
         finish = "length"
         produced: list[int] = []
+        opened = False  # the reply's first visible character has been seen
         try:
             generated = llama.generate(
                 context,
@@ -294,12 +307,14 @@ class Generator:
                     break
                 produced.append(token)
                 piece, stopped = stops.feed(decoder.decode(llama.detokenize([token], special=True)))
-                if stop_at_call and (gate.text() + piece).lstrip().startswith("<"):
-                    # The model's calls open with the <tool_call> token; a reply that
-                    # spells a tag out of plain pieces (``<tools></tools>``, copied from
-                    # the system prompt) is neither a call nor prose for the user.
-                    finish = "tag"
-                    break
+                if stop_at_call and not opened and piece.strip():
+                    opened = True
+                    if piece.lstrip().startswith("<"):
+                        # The model's calls open with the <tool_call> token; a reply that
+                        # spells a tag out of plain pieces (``<tools></tools>``, copied
+                        # from the system prompt) is neither a call nor prose for the user.
+                        finish = "tag"
+                        break
                 gate.feed(piece)
                 if stopped:
                     finish = "stop"

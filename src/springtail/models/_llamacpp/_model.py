@@ -286,10 +286,13 @@ class LlamaCppChatModel:
                     "prompt: %d tokens, %d of them cached", len(tokens), _cached(engine, tokens)
                 )
             answered = _answered_calls(prompt)
-            generator = Generator(engine.llama, tokens, options, sink, cancel)
             floor = self.follow_up_call_floor
-            if tools and floor is not None and not answered and _is_follow_up(prompt):
-                generator.call_floor = (floor, engine.call_openers())
+            call_floor = None
+            if floor is not None and tools and not answered and _is_follow_up(prompt):
+                call_floor = (floor, engine.call_openers())
+            generator = Generator(
+                engine.llama, tokens, options, sink, cancel, call_floor=call_floor
+            )
             return generator.turn(
                 tools,
                 answered,
