@@ -67,7 +67,6 @@ def _system_prompt() -> str:
 
 def _client(model: Any, data_dir: Path) -> Any:
     from springtail import (
-        HIGHEST_PRECEDENCE,
         ChatClient,
         InMemoryChatMemoryRepository,
         MessageChatMemoryAdvisor,
@@ -76,20 +75,19 @@ def _client(model: Any, data_dir: Path) -> Any:
         ToolCallingManager,
     )
     from support_bot._store import Store
+    from support_bot.steps.final import MEMORY_ORDER, MEMORY_WINDOW
     from support_bot.tools import all_tools
 
     store = Store(data_dir / "support-bot.db")
-    memory = MessageWindowChatMemory(InMemoryChatMemoryRepository(), max_messages=24)
+    memory = MessageWindowChatMemory(InMemoryChatMemoryRepository(), max_messages=MEMORY_WINDOW)
     manager = ToolCallingManager(approver=lambda call, definition: True)  # like --yes
     return ChatClient(
         model,
         system=_system_prompt(),
         tools=all_tools(store),
         advisors=[
-            # Inside the loop, as in support-bot's final step: the history keeps the calls.
-            MessageChatMemoryAdvisor(
-                memory, conversation_id="bench", order=HIGHEST_PRECEDENCE + 400
-            ),
+            # Where support-bot's final step puts it: inside the loop, calls remembered.
+            MessageChatMemoryAdvisor(memory, conversation_id="bench", order=MEMORY_ORDER),
             ToolCallingAdvisor(tool_calling_manager=manager),
         ],
         tool_context={"user_name": "bench", "conversation_id": "bench"},
