@@ -16,6 +16,8 @@ from typing import Any
 
 from springtail.messages import ChatOptions, Usage
 from springtail.models._base import ModelError
+from springtail.models._llamacpp._decoding import Drafter, Sampler, decode
+from springtail.models._llamacpp._drafts import CallDraft, PromptLookup
 from springtail.models._llamacpp._followup import named_tools
 from springtail.models._llamacpp._grammar import (
     TAGGED_CLOSE,
@@ -76,6 +78,7 @@ class Generator:
         cancel: threading.Event,
         *,
         call_floor: tuple[float, Any] | None = None,
+        end_tokens: Sequence[int] = (),
     ) -> None:
         """Prepare one request's generations.
 
@@ -88,6 +91,8 @@ class Generator:
             call_floor: ``(share, mask)``: the reply opens with a call when the
                 tokens in ``mask`` get at least this share of the first token's
                 probability (``follow_up_call_floor``).
+            end_tokens: The tokens that end a generation; a reply may not
+                begin with one (an empty reply tells the user nothing).
         """
         self.llama = llama
         self.tokens = list(tokens)
@@ -96,10 +101,18 @@ class Generator:
         self.cancel = cancel
         self.completion_tokens = 0
         self.call_floor = call_floor
+        self.end_tokens = tuple(end_tokens)
         self.open_tag = self._special(TAGGED_OPEN)
         self.close_tag = self._special(TAGGED_CLOSE)
         # The tag as one token, when the vocabulary has it (Qwen's does).
         self.open_token = self.open_tag[0] if len(self.open_tag) == 1 else None
+
+    def _tokenize(self, text: str) -> list[int]:
+        return list(self.llama.tokenize(text.encode("utf-8"), add_bos=False, special=False))
+
+    def _detokenize(self, tokens: Sequence[int]) -> str:
+        raw: bytes = self.llama.detokenize(list(tokens), special=True)
+        return raw.decode("utf-8", errors="replace")
 
     def _special(self, tag: str) -> list[int]:
         return list(self.llama.tokenize(tag.encode("utf-8"), add_bos=False, special=True))
@@ -121,8 +134,11 @@ class Generator:
                 empty turns that off.
         """
         if not tools:
-            return self._finish(self._generate(None), ())
+            return self._finish(self._generate(None, reply=True), ())
+        finished = False
         if answered and request:
+            named = {d.name for d in named_tools(request, tools, ())}
+            finished = bool(named) and named <= answered.succeeded
             offered = named_tools(request, tools, answered.names())
             if offered:
                 # The request names a tool this turn has not called: offer it first.
@@ -134,14 +150,23 @@ class Generator:
                 if fresh:
                     return Turn("", tuple(fresh), "tool_calls", self._usage())
         opening = self._generate(
-            None, stop_at_call=True, stop_token=self.open_token, call_floor=self.call_floor
+            None,
+            stop_at_call=True,
+            stop_token=self.open_token,
+            call_floor=self.call_floor,
+            reply=True,
         )
         if opening.finish_reason == "tag":
             # Seen for requests no tool serves ("What is the capital of France?"):
             # forced into a call it picked a tool at random, so it answers in prose.
-            return self._finish(self._generate(text_only_grammar()), ())
+            return self._finish(self._generate(text_only_grammar(), reply=True), ())
         if opening.finish_reason != "call":
             return self._finish(opening, ())
+        if finished:
+            # Every tool the request names has done its part. Measured with the 1.5B
+            # model: what it called next was a repeat or made up ("10 left" after a
+            # reservation became calculate(10 - 2)), never a step the request needed.
+            return self._finish(self._generate(text_only_grammar(), reply=True), ())
         # Prose the model wrote before opening a call was streamed already: keep it.
         prose = opening.text if classify(opening.text) is ReplyKind.TEXT else ""
         context = self.tokens + (list(opening.tokens) if prose else [])
@@ -162,7 +187,7 @@ class Generator:
             blocked = blocked | {c.name for c in calls}
             if self.cancel.is_set():
                 break
-        return self._finish(self._generate(text_only_grammar()), ())
+        return self._finish(self._generate(text_only_grammar(), reply=True), ())
 
     def _calls(
         self,
@@ -178,7 +203,10 @@ class Generator:
         calls: list[ParsedCall] = []
         seen: set[tuple[str, str]] = set()
         while len(calls) < _MAX_CALLS_PER_REPLY and not self.cancel.is_set():
-            body = self._generate(grammar, tokens=tokens, stream=False)
+            drafter = CallDraft(tools, self._tokenize, self._detokenize, PromptLookup(tokens))
+            body = self._generate(
+                grammar, tokens=tokens, stream=False, drafter=drafter, call_body=True
+            )
             parsed = parse_output(f"{TAGGED_OPEN}{body.text}{TAGGED_CLOSE}", known)
             if parsed.truncated or body.finish_reason in ("length", "cancelled"):
                 return calls, True
@@ -240,6 +268,9 @@ class Generator:
         stop_token: int | None = None,
         max_new: int | None = None,
         call_floor: tuple[float, Any] | None = None,
+        drafter: Drafter | None = None,
+        call_body: bool = False,
+        reply: bool = False,
     ) -> _Attempt:
         """One generation with llama-cpp-python's sampler, text decoded as it comes.
 
@@ -261,12 +292,18 @@ class Generator:
                 reason ``"call"``) when the tokens in ``mask`` get at least
                 this share of the first token's probability, whatever the
                 sampler picked.
+            drafter: Guesses of the next tokens, checked in one batch (default:
+                text copied from the context).
+            call_body: The text is a call's body, complete at the newline after
+                its JSON (the grammar allows nothing else there), so the step
+                that would only sample the end of the text is skipped.
+            reply: The text is the start of a reply, which may not end before
+                it begins. After tool results the 1.5B model sometimes puts
+                its end token narrowly first and answers nothing.
         """
         llama_cpp = import_llama_cpp()
         llama = self.llama
         options = self.options
-        if options.seed is not None:
-            llama.set_seed(options.seed)
         context = list(self.tokens if tokens is None else tokens)
         limit = llama.n_ctx() - len(context)
         if options.max_tokens is not None:
@@ -280,14 +317,22 @@ class Generator:
         finish = "length"
         produced: list[int] = []
         opened = False  # the reply's first visible character has been seen
+        sampler: Sampler | None = None
         try:
-            generated = llama.generate(
-                context,
-                temp=options.temperature if options.temperature is not None else 0.0,
+            sampler = Sampler(
+                llama,
+                temperature=options.temperature if options.temperature is not None else 0.0,
                 top_p=options.top_p if options.top_p is not None else 0.95,
-                grammar=llama_cpp.LlamaGrammar.from_string(grammar, verbose=False)
-                if grammar
-                else None,
+                seed=llama._seed if options.seed is None else options.seed,
+                grammar=grammar,
+                not_first=self.end_tokens if reply else (),
+            )
+            generated = decode(
+                llama,
+                context,
+                sampler,
+                drafter=drafter or PromptLookup(context),
+                max_draft=max(0, limit - 1),
             )
             for token in generated if limit > 0 else ():
                 if self.cancel.is_set():
@@ -316,7 +361,7 @@ class Generator:
                         finish = "tag"
                         break
                 gate.feed(piece)
-                if stopped:
+                if stopped or (call_body and piece.endswith("\n") and gate.text().strip()):
                     finish = "stop"
                     break
                 if stop_at_call and gate.kind is ReplyKind.CALLS:
@@ -326,6 +371,9 @@ class Generator:
                     break
         except (ValueError, RuntimeError) as exc:
             raise ModelError(f"llama.cpp failed while generating: {exc}") from exc
+        finally:
+            if sampler is not None:
+                sampler.close()
         if not stops.stopped:
             gate.feed(stops.feed(decoder.decode(b"", final=True))[0] + stops.rest())
         self.completion_tokens += len(produced)

@@ -25,7 +25,7 @@ from springtail.messages import (
 from springtail.models._base import ModelError, ModelUnavailableError
 from springtail.models._llamacpp._files import EMBEDDED_MODELS, ensure_model_file
 from springtail.models._llamacpp._generation import Answered, Generator, Sink, Turn
-from springtail.models._llamacpp._runtime import default_threads, load_llama
+from springtail.models._llamacpp._runtime import default_threads, import_llama_cpp, load_llama
 from springtail.models._llamacpp._template import DEFAULT_TOOL_GUIDANCE, TemplateRenderer
 from springtail.models._wire import effective_options, tool_definitions
 
@@ -41,6 +41,17 @@ class _Engine:
         self.llama = llama
         self.renderer = renderer
         self._call_openers: Any = None
+        self._end_tokens: tuple[int, ...] | None = None
+
+    def end_tokens(self) -> tuple[int, ...]:
+        """The tokens that end a generation (llama.cpp's end-of-generation set), found once."""
+        if self._end_tokens is None:
+            llama_cpp = import_llama_cpp()
+            vocab = self.llama._model.vocab
+            self._end_tokens = tuple(
+                i for i in range(self.llama.n_vocab()) if llama_cpp.llama_vocab_is_eog(vocab, i)
+            )
+        return self._end_tokens
 
     def call_openers(self) -> Any:
         """A mask over the vocabulary: the tokens a reply that is a call opens with.
@@ -291,7 +302,13 @@ class LlamaCppChatModel:
             if floor is not None and tools and not answered and _is_follow_up(prompt):
                 call_floor = (floor, engine.call_openers())
             generator = Generator(
-                engine.llama, tokens, options, sink, cancel, call_floor=call_floor
+                engine.llama,
+                tokens,
+                options,
+                sink,
+                cancel,
+                call_floor=call_floor,
+                end_tokens=engine.end_tokens(),
             )
             return generator.turn(
                 tools,

@@ -1,0 +1,102 @@
+"""Batched decoding with the real embedded model: guesses save steps and never change the reply."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from springtail.models._llamacpp._decoding import Sampler, decode
+from springtail.models._llamacpp._runtime import import_llama_cpp
+
+pytestmark = pytest.mark.model
+
+PROMPT = (
+    "<|im_start|>user\nWrite the numbers from 1 to 15, separated by commas.<|im_end|>\n"
+    "<|im_start|>assistant\n"
+)
+
+
+@pytest.fixture(scope="module")
+def llama(embedded_model: Any) -> Any:
+    return embedded_model._load().llama
+
+
+def tokens_of(llama: Any, text: str) -> list[int]:
+    return list(llama.tokenize(text.encode("utf-8"), add_bos=False, special=True))
+
+
+def greedy(llama: Any, grammar: str | None = None) -> Sampler:
+    return Sampler(llama, temperature=0.0, top_p=0.95, seed=1, grammar=grammar)
+
+
+def take(iterator: Any, n: int) -> list[int]:
+    out: list[int] = []
+    for token in iterator:
+        out.append(token)
+        if len(out) == n:
+            break
+    return out
+
+
+class Counting:
+    """Counts llama.cpp decode calls: one per step, however many tokens it checks."""
+
+    def __init__(self, llama: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.calls = 0
+        original = llama._ctx.decode
+
+        def counted(batch: Any) -> None:
+            self.calls += 1
+            original(batch)
+
+        monkeypatch.setattr(llama._ctx, "decode", counted)
+
+
+def test_right_guesses_give_the_same_reply_in_fewer_steps(
+    llama: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    context = tokens_of(llama, PROMPT)
+    counter = Counting(llama, monkeypatch)
+    plain = take(decode(llama, context, greedy(llama)), 24)
+    plain_steps, counter.calls = counter.calls, 0
+
+    def oracle(produced: Sequence[int], room: int) -> Sequence[int]:
+        return plain[len(produced) : len(produced) + min(room, 6)]
+
+    guessed = take(decode(llama, context, greedy(llama), drafter=oracle), 24)
+    assert guessed == plain
+    assert llama.detokenize(plain).decode().startswith("1, 2, 3")
+    assert counter.calls <= plain_steps // 3
+
+
+def test_wrong_guesses_are_dropped_and_the_cache_stays_true(llama: Any) -> None:
+    context = tokens_of(llama, PROMPT)
+    plain = take(decode(llama, context, greedy(llama)), 20)
+
+    def wrong(produced: Sequence[int], room: int) -> Sequence[int]:
+        # The right next token, then nonsense: one accepted, the rest rejected.
+        return [plain[len(produced)], 0, 0][:room] if len(produced) < len(plain) else ()
+
+    assert take(decode(llama, context, greedy(llama), drafter=wrong), 20) == plain
+    # The cache now ends inside rejected rows' territory: continuing from half-way
+    # must reuse only what is true and go on as before.
+    assert llama.input_ids[: len(context)].tolist() == context
+    rest = take(decode(llama, context + plain[:10], greedy(llama)), 10)
+    assert rest == plain[10:20]
+
+
+def test_the_grammar_overrules_the_models_first_choice(llama: Any) -> None:
+    context = tokens_of(
+        llama, "<|im_start|>user\nWrite a haiku about the sea.<|im_end|>\n<|im_start|>assistant\n"
+    )
+    free = llama.detokenize(take(decode(llama, context, greedy(llama)), 3)).decode()
+    llama_cpp = import_llama_cpp()
+    constrained: list[int] = []
+    for token in decode(llama, context, greedy(llama, 'root ::= "yes" | "no"')):
+        if llama_cpp.llama_vocab_is_eog(llama._model.vocab, token) or len(constrained) == 5:
+            break
+        constrained.append(token)
+    assert free.strip() not in ("yes", "no")
+    assert llama.detokenize(constrained).decode() in ("yes", "no")

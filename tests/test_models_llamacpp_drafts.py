@@ -1,0 +1,98 @@
+"""Guesses for the embedded model's batched decoding: a call's fixed text, copied text."""
+
+from __future__ import annotations
+
+import pytest
+
+from springtail.models._llamacpp._drafts import CallDraft, PromptLookup
+from springtail.tools._definition import ToolDefinition
+
+TOOLS = [
+    ToolDefinition(
+        name="discount_calculator",
+        description="Price after a discount.",
+        input_schema={
+            "type": "object",
+            "properties": {"price": {"type": "string"}, "rate_percent": {"type": "string"}},
+        },
+    ),
+    ToolDefinition(name="todo_list", description="Open to-dos.", input_schema={"type": "object"}),
+    ToolDefinition(
+        name="todo_add",
+        description="Add a to-do.",
+        input_schema={"type": "object", "properties": {"title": {"type": "string"}}},
+    ),
+]
+START = '\n{"name": "discount_calculator", "arguments": {'
+CALL = '\n{"name": "discount_calculator", "arguments": {"price": "35000", "rate_percent": "18"}}\n'
+
+
+def characters() -> CallDraft:
+    """A CallDraft whose "tokens" are characters, so guesses read as text."""
+    return CallDraft(TOOLS, list, "".join)
+
+
+def test_every_guess_along_a_call_is_how_the_call_goes_on() -> None:
+    draft = characters()
+    for cut in range(len(CALL)):
+        guess = draft.continuation(CALL[:cut])
+        assert CALL[cut:].startswith(guess), (CALL[:cut], guess)
+
+
+@pytest.mark.parametrize(
+    ("written", "guess"),
+    [
+        ("", '\n{"name": "'),
+        ('\n{"name": "disc', 'ount_calculator", "arguments": {"price": '),
+        ('\n{"name": "discount_calculator", "arguments": {"price": "35000"', ', "rate_percent": '),
+        ('\n{"name": "discount_calculator", "arguments": {"price": "35000", "rate_', 'percent": '),
+        (
+            '\n{"name": "discount_calculator", "arguments": {"price": "3", "rate_percent": "1"',
+            "}}\n",
+        ),
+        ('\n{"name": "todo_l', 'ist", "arguments": {}}\n'),
+    ],
+)
+def test_the_fixed_text_is_guessed_in_one_piece(written: str, guess: str) -> None:
+    assert characters().continuation(written) == guess
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        '\n{"name": "',  # which tool is the model's choice
+        '\n{"name": "todo_',  # two tools begin so
+        '\n{"name": "weather", "arguments": {',  # not an offered tool
+        START + '"price": "35',  # a value
+    ],
+)
+def test_what_is_the_models_choice_is_not_guessed(written: str) -> None:
+    assert characters().continuation(written) == ""
+
+
+def test_a_guess_is_cut_to_the_room_in_the_batch() -> None:
+    assert CallDraft(TOOLS, list, "".join)(list('\n{"name": "disc'), 5) == list("ount_")
+
+
+def test_values_fall_back_to_text_copied_from_the_prompt() -> None:
+    request = list("Take 18% off 35000 please")
+    draft = CallDraft(TOOLS, list, "".join, PromptLookup(request, length=3))
+    assert draft(list(START + '"price": "35'), 8) == list("000")
+
+
+def test_prompt_lookup_continues_a_run_seen_in_the_context() -> None:
+    context = [5, 6, 7, 8, 9, 1, 2, 5, 6]
+    lookup = PromptLookup(context, length=2)
+    assert lookup([7], 8) == [8, 9]  # 5 6 7 occurred before: 8 9 followed
+    assert lookup([7], 1) == [8]
+
+
+def test_prompt_lookup_prefers_the_latest_occurrence() -> None:
+    lookup = PromptLookup([1, 2, 3, 0, 1, 2, 4], length=1)
+    assert lookup([1, 2], 4) == [4]
+
+
+def test_prompt_lookup_does_not_guess_the_first_token_or_from_one_token() -> None:
+    lookup = PromptLookup([1, 2, 3, 4, 1, 2], length=2)
+    assert lookup([], 4) == ()  # the first token decides between a call and prose
+    assert lookup([9, 3], 4) == ()  # "3" alone is too weak a match; "9 3" never occurred
