@@ -5,8 +5,10 @@ chat memory inside the tool loop, streamed answer, approvals granted like
 ``--yes``), built from springtail's public API and support-bot's tools over a
 fresh store. The first turn after loading pays for the system prompt and the
 tool definitions; follow-up turns reuse the cached prefix and process only
-their new tokens. Per turn: time to the first tool call, time to the first
-token of the answer the user sees, and the total.
+their new tokens. Then a new model instance (as a new process would) answers
+the first request again, loading the first turn's prompt cache from disk.
+Per turn: time to the first tool call, time to the first token of the answer
+the user sees, and the total.
 """
 
 from __future__ import annotations
@@ -119,11 +121,42 @@ def _run_turn(client: Any, request: str, expected: tuple[str, ...]) -> Turn:
     return turn
 
 
-def run_model(name: str, *, n_threads: int | None) -> tuple[float, list[Turn]]:
-    """Load ``llamacpp:NAME`` and run the requests as one conversation; (load s, turns)."""
+def run_model(name: str, *, n_threads: int | None) -> tuple[float, list[Turn], Turn]:
+    """Run the requests as one conversation on ``llamacpp:NAME``, then the first again.
+
+    The prompt cache starts empty, so the first turn evaluates the whole
+    prompt; the last run is the first request in a new model instance (as in
+    a new process) that finds the first turn's prompt cache on disk.
+
+    Returns:
+        (load s, the conversation's turns, the first request with the prompt cache)
+    """
+    with tempfile.TemporaryDirectory(prefix="springtail-bench-") as folder:
+        cache = Path(folder) / "prompt-cache"
+        load_s, model = _load(name, n_threads, cache)
+        try:
+            client = _client(model, Path(folder))
+            turns = []
+            for text, expected in REQUESTS:
+                turns.append(_run_and_report(name, client, text, expected))
+        finally:
+            _close(model)  # free the weights before the next model loads
+        again = Path(folder) / "again"  # a fresh store and memory, as in a new process
+        again.mkdir()
+        _, model = _load(name, n_threads, cache)
+        try:
+            cached = _run_and_report(name, _client(model, again), *REQUESTS[0])
+        finally:
+            _close(model)
+    return load_s, turns, cached
+
+
+def _load(name: str, n_threads: int | None, cache: Path) -> tuple[float, Any]:
     from springtail.models import from_uri
 
-    kwargs: dict[str, Any] = {} if n_threads is None else {"n_threads": n_threads}
+    kwargs: dict[str, Any] = {"prompt_cache": cache}
+    if n_threads is not None:
+        kwargs["n_threads"] = n_threads
     start = time.perf_counter()
     model = from_uri(f"llamacpp:{name}", **kwargs)
     # Load the weights up front so that the first turn's time is the turn's alone. The
@@ -131,26 +164,25 @@ def run_model(name: str, *, n_threads: int | None) -> tuple[float, list[Turn]]:
     load = getattr(model, "load", None) or getattr(model, "_load", None)
     if callable(load):
         load()
-    load_s = time.perf_counter() - start
-    try:
-        with tempfile.TemporaryDirectory(prefix="springtail-bench-") as folder:
-            client = _client(model, Path(folder))
-            turns = []
-            for text, expected in REQUESTS:
-                turn = _run_turn(client, text, expected)
-                turns.append(turn)
-                # Each turn as it ends: on a busy machine a model takes many minutes.
-                print(
-                    f"  llamacpp:{name}: {turn.request!r} took {turn.total_s:.1f} s, "
-                    f"tools {turn.tools or 'none'}{', ' + turn.error if turn.error else ''}",
-                    file=sys.stderr,
-                    flush=True,
-                )
-    finally:
-        close = getattr(model, "close", None)
-        if callable(close):
-            close()  # free the weights before the next model loads
-    return load_s, turns
+    return time.perf_counter() - start, model
+
+
+def _close(model: Any) -> None:
+    close = getattr(model, "close", None)
+    if callable(close):
+        close()
+
+
+def _run_and_report(name: str, client: Any, text: str, expected: tuple[str, ...]) -> Turn:
+    turn = _run_turn(client, text, expected)
+    # Each turn as it ends: on a busy machine a model takes many minutes.
+    print(
+        f"  llamacpp:{name}: {turn.request!r} took {turn.total_s:.1f} s, "
+        f"tools {turn.tools or 'none'}{', ' + turn.error if turn.error else ''}",
+        file=sys.stderr,
+        flush=True,
+    )
+    return turn
 
 
 def _s(value: float | None) -> str:
@@ -162,13 +194,14 @@ def tables(models: list[str], *, n_threads: int | None = None) -> list[str]:
     out: list[str] = []
     summary: list[list[str]] = []
     for name in models:
-        load_s, turns = run_model(name, n_threads=n_threads)
+        load_s, turns, cached = run_model(name, n_threads=n_threads)
         lines = []
-        for i, turn in enumerate(turns):
+        kinds = ["first", *["follow-up"] * (len(turns) - 1), "first, new process, prompt cache"]
+        for kind, turn in zip(kinds, [*turns, cached], strict=True):
             lines.append(
                 [
                     turn.request,
-                    "first" if i == 0 else "follow-up",
+                    kind,
                     _s(turn.first_tool_s),
                     _s(turn.first_token_s),
                     _s(turn.total_s),
@@ -202,6 +235,7 @@ def tables(models: list[str], *, n_threads: int | None = None) -> list[str]:
                 name,
                 _s(turns[0].first_token_s),
                 _s(turns[0].total_s),
+                _s(cached.total_s),
                 _s(_median([t.first_token_s for t in follow if t.first_token_s is not None])),
                 _s(_median([t.total_s for t in one_tool])),
                 f"{sum(t.tools_ok and not t.error for t in turns)}/{len(turns)}",
@@ -214,6 +248,7 @@ def tables(models: list[str], *, n_threads: int | None = None) -> list[str]:
                 "model",
                 "first turn: first token",
                 "first turn: total",
+                "first turn, new process, prompt cache: total",
                 "follow-up: median first token",
                 "follow-up one-tool turn: median total (target < 4 s for embedded)",
                 "turns with the right tools",

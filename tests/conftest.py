@@ -2,10 +2,23 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _prompt_cache_in_a_temporary_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Keep the embedded model's prompt cache out of the user's cache folder."""
+    previous = os.environ.get("SPRINGTAIL_PROMPT_CACHE_DIR")
+    os.environ["SPRINGTAIL_PROMPT_CACHE_DIR"] = str(tmp_path_factory.mktemp("prompt-cache"))
+    yield
+    if previous is None:
+        del os.environ["SPRINGTAIL_PROMPT_CACHE_DIR"]
+    else:
+        os.environ["SPRINGTAIL_PROMPT_CACHE_DIR"] = previous
 
 
 @pytest.fixture(scope="session")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import threading
 import uuid
 from collections.abc import AsyncIterator, Iterator, Sequence
@@ -23,8 +24,9 @@ from springtail.messages import (
     UserMessage,
 )
 from springtail.models._base import ModelError, ModelUnavailableError
-from springtail.models._llamacpp._files import EMBEDDED_MODELS, ensure_model_file
+from springtail.models._llamacpp._files import EMBEDDED_MODELS, ensure_model_file, model_dir
 from springtail.models._llamacpp._generation import Answered, Generator, Sink, Turn
+from springtail.models._llamacpp._prompt_cache import PromptCache
 from springtail.models._llamacpp._runtime import default_threads, import_llama_cpp, load_llama
 from springtail.models._llamacpp._template import DEFAULT_TOOL_GUIDANCE, TemplateRenderer
 from springtail.models._wire import effective_options, tool_definitions
@@ -42,6 +44,7 @@ class _Engine:
         self.renderer = renderer
         self._call_openers: Any = None
         self._end_tokens: tuple[int, ...] | None = None
+        self.prompt_cache: PromptCache | None = None
 
     def end_tokens(self) -> tuple[int, ...]:
         """The tokens that end a generation (llama.cpp's end-of-generation set), found once."""
@@ -102,6 +105,7 @@ class LlamaCppChatModel:
         follow_up_call_floor: float | None = 0.01,
         progress: bool = False,
         weight_repacking: bool | None = None,
+        prompt_cache: bool | str | Path = True,
     ) -> None:
         """Describe the model; nothing is loaded yet.
 
@@ -140,6 +144,13 @@ class LlamaCppChatModel:
             weight_repacking: Let llama.cpp repack weights for faster prompt
                 processing; default on, except on CPUs with Intel AMX, where
                 llama-cpp-python 0.3.36 crashes with it.
+            prompt_cache: Keep the KV cache of a long prompt evaluated from
+                scratch on disk, so that a new process whose prompt starts the
+                same way (the system prompt and tools) loads it instead of
+                evaluating it again: ``True`` (the default) keeps it in
+                ``SPRINGTAIL_PROMPT_CACHE_DIR`` or else ``prompt-cache`` beside
+                the model files, a path keeps it there, ``False`` or
+                ``SPRINGTAIL_PROMPT_CACHE=0`` turns it off.
         """
         if n_ctx < 256:
             raise ValueError(f"n_ctx={n_ctx} is too small for a chat: use at least 256 tokens.")
@@ -161,6 +172,7 @@ class LlamaCppChatModel:
         self.follow_up_call_floor = follow_up_call_floor
         self._progress = progress
         self._weight_repacking = weight_repacking
+        self._prompt_cache_folder = _prompt_cache_folder(prompt_cache)
         self._engine: _Engine | None = None
         self._lock = threading.Lock()
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="springtail-llama")
@@ -266,6 +278,10 @@ class LlamaCppChatModel:
                 bos_token=llama._model.token_get_text(bos) if bos != -1 else "",
             )
             self._engine = _Engine(llama, renderer)
+            if self._prompt_cache_folder is not None:
+                self._engine.prompt_cache = PromptCache(
+                    self._prompt_cache_folder, _identity(path, self.n_ctx)
+                )
         return self._engine
 
     def _model_path(self) -> Path:
@@ -292,10 +308,11 @@ class LlamaCppChatModel:
                     f"{self.n_ctx}: shorten the conversation (a smaller chat-memory window) "
                     "or build the model with a larger n_ctx."
                 )
-            if logger.isEnabledFor(logging.DEBUG):
-                logger.debug(
-                    "prompt: %d tokens, %d of them cached", len(tokens), _cached(engine, tokens)
-                )
+            held = _cached(engine, tokens)
+            cache = engine.prompt_cache
+            if cache is not None:
+                held = cache.restore(engine.llama, tokens, held=held)
+            logger.debug("prompt: %d tokens, %d of them cached", len(tokens), held)
             answered = _answered_calls(prompt)
             floor = self.follow_up_call_floor
             call_floor = None
@@ -310,12 +327,16 @@ class LlamaCppChatModel:
                 call_floor=call_floor,
                 end_tokens=engine.end_tokens(),
             )
-            return generator.turn(
+            turn = generator.turn(
                 tools,
                 answered,
                 self.max_repeat_retries,
                 _last_request(prompt) if self.offer_named_tools else "",
             )
+            if cache is not None and len(tokens) - held >= cache.min_tokens:
+                # A long prompt was evaluated from scratch: the next process need not.
+                cache.save(engine.llama)
+            return turn
 
 
 def _answered_calls(prompt: Prompt) -> Answered:
@@ -335,6 +356,31 @@ def _answered_calls(prompt: Prompt) -> Answered:
                     continue
                 keys.add((call.name, json.dumps(arguments, sort_keys=True)))
     return Answered(frozenset(keys), frozenset(succeeded))
+
+
+def _prompt_cache_folder(setting: bool | str | Path) -> Path | None:
+    if setting is False or os.environ.get("SPRINGTAIL_PROMPT_CACHE", "").strip().lower() in (
+        "0",
+        "false",
+        "no",
+        "off",
+    ):
+        return None
+    if setting is True:
+        folder = os.environ.get("SPRINGTAIL_PROMPT_CACHE_DIR", "").strip()
+        return Path(folder).expanduser() if folder else model_dir() / "prompt-cache"
+    return Path(setting).expanduser()
+
+
+def _identity(path: Path, n_ctx: int) -> str:
+    """What a saved KV cache is valid for: this exact model file, runtime and context size."""
+    llama_cpp = import_llama_cpp()
+    try:
+        stat = path.stat()
+        file = f"{path.resolve()}:{stat.st_size}:{stat.st_mtime_ns}"
+    except OSError:
+        file = str(path)
+    return f"{file}|llama-cpp-python {llama_cpp.__version__}|n_ctx {n_ctx}"
 
 
 def _cached(engine: _Engine, tokens: Sequence[int]) -> int:
