@@ -203,7 +203,10 @@ class Generator:
         calls: list[ParsedCall] = []
         seen: set[tuple[str, str]] = set()
         while len(calls) < _MAX_CALLS_PER_REPLY and not self.cancel.is_set():
-            drafter = CallDraft(tools, self._tokenize, self._detokenize, PromptLookup(tokens))
+            # Values are guessed from a run of 3 tokens seen before, not 2: in a call's
+            # JSON a 2-token run (`": "`) matches everywhere and guesses wrong.
+            lookup = PromptLookup(tokens, shortest=3)
+            drafter = CallDraft(tools, self._tokenize, self._detokenize, lookup)
             body = self._generate(
                 grammar, tokens=tokens, stream=False, drafter=drafter, call_body=True
             )
