@@ -96,3 +96,18 @@ def test_prompt_lookup_does_not_guess_the_first_token_or_from_one_token() -> Non
     lookup = PromptLookup([1, 2, 3, 4, 1, 2], length=2)
     assert lookup([], 4) == ()  # the first token decides between a call and prose
     assert lookup([9, 3], 4) == ()  # "3" alone is too weak a match; "9 3" never occurred
+
+
+def test_required_properties_are_guessed_first_as_the_grammar_asks() -> None:
+    tool = ToolDefinition(
+        name="todo_add",
+        description="Add a to-do.",
+        input_schema={
+            "type": "object",
+            "properties": {"due": {"type": "string"}, "title": {"type": "string"}},
+            "required": ["title"],
+        },
+    )
+    draft = CallDraft([tool], list, "".join)
+    assert draft.continuation('\n{"name": "todo_a') == 'dd", "arguments": {"title": '
+    assert draft.continuation('\n{"name": "todo_add", "arguments": {"title": "x"') == ', "due": '

@@ -7,6 +7,7 @@ a new process) against one cache folder.
 from __future__ import annotations
 
 import logging
+import struct
 from pathlib import Path
 from typing import Any
 
@@ -120,7 +121,9 @@ def test_a_prompt_sharing_only_the_system_part_still_gains(
     assert (reply.text, calls(reply)) == (scratch.text, calls(scratch))
 
 
-@pytest.mark.parametrize("damage", ["flipped bytes", "cut short", "not a cache file"])
+@pytest.mark.parametrize(
+    "damage", ["flipped bytes", "cut short", "not a cache file", "an absurd token count"]
+)
 def test_a_damaged_file_is_deleted_and_the_prompt_evaluated(
     cold: tuple[Path, AssistantMessage],
     tmp_path: Path,
@@ -134,6 +137,8 @@ def test_a_damaged_file_is_deleted_and_the_prompt_evaluated(
         data[len(data) // 2 : len(data) // 2 + 64] = bytes(64)
     elif damage == "cut short":
         del data[len(data) // 3 :]
+    elif damage == "an absurd token count":
+        data[8:12] = struct.pack("<I", 1 << 30)
     else:
         data = bytearray(b"This is a note, not a cache file.")
     broken = tmp_path / original.name

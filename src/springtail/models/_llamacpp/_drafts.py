@@ -140,8 +140,12 @@ class CallDraft:
 
 
 def _properties(schema: Any) -> tuple[str, ...]:
+    """The property names in the order the grammar asks for them: required ones first."""
     properties = schema.get("properties") if hasattr(schema, "get") else None
-    return tuple(properties) if properties else ()
+    if not properties:
+        return ()
+    required = set(schema.get("required") or ())
+    return tuple(sorted(properties, key=lambda p: p not in required))  # stable: schema order
 
 
 def _first_key(properties: tuple[str, ...]) -> str:

@@ -38,6 +38,7 @@ _MAGIC = b"SPKV"
 _FORMAT = 1
 # magic, format, token count, state bytes, crc32 of tokens and state
 _HEADER = struct.Struct("<4sIIQI")
+_MAX_TOKENS = 1 << 20  # more than any context; a larger count is damage
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +78,8 @@ class PromptCache:
         Returns:
             How many leading tokens of ``tokens`` the cache now holds.
         """
+        if len(tokens) - held < self.min_tokens:
+            return held  # nothing a file could spare: no need to look
         best: tuple[int, _Entry] | None = None
         for entry in self._entries():
             shared = _shared(entry.tokens, tokens)
@@ -148,6 +151,8 @@ class PromptCache:
                 magic, version, count, _, _ = _HEADER.unpack(header)
                 if magic != _MAGIC or version != _FORMAT:
                     raise ValueError("not a springtail prompt cache file of this version")
+                if count > _MAX_TOKENS:
+                    raise ValueError(f"it claims {count} tokens")
                 raw = source.read(4 * count)
                 if len(raw) != 4 * count:
                     raise ValueError("cut short")
