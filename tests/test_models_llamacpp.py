@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from described_tool import DescribedTool
 from springtail.messages import (
     AssistantMessage,
     ChatOptions,
@@ -25,7 +26,7 @@ from springtail.models._llamacpp import LlamaCppChatModel
 from springtail.models._llamacpp._model import _answered_calls, _is_follow_up
 from springtail.models._llamacpp._parse import ParsedCall, ReplyKind, classify, parse_output
 from springtail.models._llamacpp._template import template_messages
-from springtail.tools._definition import ToolDefinition, ToolMetadata
+from springtail.tools._definition import ToolDefinition
 
 KNOWN = {"calculate", "todo_add"}
 CALL = '{"name": "calculate", "arguments": {"operation": "multiply", "left": 128, "right": 32}}'
@@ -232,20 +233,6 @@ def test_a_corrupt_model_file_is_rejected_with_a_clear_error(tmp_path: Path) -> 
 # -- the real embedded model -----------------------------------------------------------
 
 
-class _Tool:
-    """A tool definition the model can see; these tests play the tool loop by hand."""
-
-    def __init__(self, definition: ToolDefinition) -> None:
-        self.tool_definition = definition
-        self.tool_metadata = ToolMetadata()
-
-    def call(self, tool_input: str, tool_context: Any = None) -> str:
-        raise AssertionError("a ChatModel never runs tools")
-
-    async def acall(self, tool_input: str, tool_context: Any = None) -> str:
-        raise AssertionError("a ChatModel never runs tools")
-
-
 def _schema(props: dict[str, Any]) -> dict[str, Any]:
     return {
         "type": "object",
@@ -257,7 +244,7 @@ def _schema(props: dict[str, Any]) -> dict[str, Any]:
 
 TOOLS = ChatOptions(
     tool_callbacks=tuple(
-        _Tool(d)
+        DescribedTool(d)
         for d in (
             ToolDefinition(
                 "calculate",

@@ -7,10 +7,8 @@ from typing import Any
 
 import pytest
 
-from springtail.models._llamacpp._decoding import Sampler, decode
+from springtail.models._llamacpp._decoding import Sampler, common_prefix, decode
 from springtail.models._llamacpp._runtime import import_llama_cpp
-
-pytestmark = pytest.mark.model
 
 PROMPT = (
     "<|im_start|>user\nWrite the numbers from 1 to 15, separated by commas.<|im_end|>\n"
@@ -54,6 +52,7 @@ class Counting:
         monkeypatch.setattr(llama._ctx, "decode", counted)
 
 
+@pytest.mark.model
 def test_right_guesses_give_the_same_reply_in_fewer_steps(
     llama: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -71,6 +70,7 @@ def test_right_guesses_give_the_same_reply_in_fewer_steps(
     assert counter.calls <= plain_steps // 3
 
 
+@pytest.mark.model
 def test_wrong_guesses_are_dropped_and_the_cache_stays_true(llama: Any) -> None:
     context = tokens_of(llama, PROMPT)
     plain = take(decode(llama, context, greedy(llama)), 20)
@@ -87,6 +87,7 @@ def test_wrong_guesses_are_dropped_and_the_cache_stays_true(llama: Any) -> None:
     assert rest == plain[10:20]
 
 
+@pytest.mark.model
 def test_the_grammar_overrules_the_models_first_choice(llama: Any) -> None:
     context = tokens_of(
         llama, "<|im_start|>user\nWrite a haiku about the sea.<|im_end|>\n<|im_start|>assistant\n"
@@ -100,3 +101,9 @@ def test_the_grammar_overrules_the_models_first_choice(llama: Any) -> None:
         constrained.append(token)
     assert free.strip() not in ("yes", "no")
     assert llama.detokenize(constrained).decode() in ("yes", "no")
+
+
+def test_common_prefix_counts_the_shared_leading_tokens() -> None:
+    assert common_prefix([1, 2, 3, 4], [1, 2, 9]) == 2
+    assert common_prefix([], [1]) == 0
+    assert common_prefix((5, 6), [5, 6, 7]) == 2

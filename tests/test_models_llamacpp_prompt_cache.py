@@ -9,13 +9,13 @@ from __future__ import annotations
 import logging
 import struct
 from pathlib import Path
-from typing import Any
 
 import pytest
 
+from described_tool import DescribedTool
 from springtail.messages import AssistantMessage, ChatOptions, Prompt, SystemMessage, UserMessage
 from springtail.models._llamacpp import LlamaCppChatModel
-from springtail.tools._definition import ToolDefinition, ToolMetadata
+from springtail.tools._definition import ToolDefinition
 
 pytestmark = pytest.mark.model
 
@@ -26,21 +26,9 @@ POLICY = " ".join(
 SYSTEM = SystemMessage(f"You are the support assistant of a small shop. {POLICY}")
 
 
-class _Tool:
-    def __init__(self, definition: ToolDefinition) -> None:
-        self.tool_definition = definition
-        self.tool_metadata = ToolMetadata()
-
-    def call(self, tool_input: str, tool_context: Any = None) -> str:
-        raise AssertionError("a ChatModel never runs tools")
-
-    async def acall(self, tool_input: str, tool_context: Any = None) -> str:
-        raise AssertionError("a ChatModel never runs tools")
-
-
 OPTIONS = ChatOptions(
     tool_callbacks=(
-        _Tool(
+        DescribedTool(
             ToolDefinition(
                 "calculate",
                 "Apply add, subtract, multiply or divide to two numbers.",

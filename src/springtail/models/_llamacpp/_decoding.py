@@ -29,7 +29,7 @@ from typing import Any, Protocol
 
 from springtail.models._llamacpp._runtime import import_llama_cpp
 
-__all__ = ["Drafter", "Sampler", "decode"]
+__all__ = ["Drafter", "Sampler", "common_prefix", "decode"]
 
 _TOP_K = 40
 _MIN_P = 0.05
@@ -196,14 +196,19 @@ def decode(
         pending = [token]
 
 
+def common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
+    """How many leading tokens ``a`` and ``b`` share."""
+    count = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        count += 1
+    return count
+
+
 def _uncached(llama: Any, context: list[int]) -> list[int]:
     """Cut the KV cache back to its longest prefix of ``context``; the rest of ``context``."""
-    held = llama.n_tokens
-    common = 0
-    for cached, wanted in zip(llama.input_ids[:held].tolist(), context, strict=False):
-        if cached != wanted:
-            break
-        common += 1
+    common = common_prefix(llama.input_ids[: llama.n_tokens].tolist(), context)
     # The last token is evaluated again even when cached: its logits are needed.
     common = min(common, len(context) - 1)
     if not llama._ctx.kv_cache_seq_rm(-1, common, -1):

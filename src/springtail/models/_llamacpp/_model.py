@@ -24,6 +24,7 @@ from springtail.messages import (
     UserMessage,
 )
 from springtail.models._base import ModelError, ModelUnavailableError
+from springtail.models._llamacpp._decoding import common_prefix
 from springtail.models._llamacpp._files import EMBEDDED_MODELS, ensure_model_file, model_dir
 from springtail.models._llamacpp._generation import Answered, Generator, Sink, Turn
 from springtail.models._llamacpp._prompt_cache import PromptCache
@@ -385,13 +386,7 @@ def _identity(path: Path, n_ctx: int) -> str:
 
 def _cached(engine: _Engine, tokens: Sequence[int]) -> int:
     """How many leading tokens of ``tokens`` the KV cache already holds."""
-    held = engine.llama._input_ids[: engine.llama.n_tokens]
-    count = 0
-    for a, b in zip(held, tokens, strict=False):
-        if a != b:
-            break
-        count += 1
-    return count
+    return common_prefix(engine.llama.input_ids[: engine.llama.n_tokens].tolist(), tokens)
 
 
 def _is_follow_up(prompt: Prompt) -> bool:

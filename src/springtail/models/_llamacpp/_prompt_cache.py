@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from springtail.models._llamacpp._decoding import common_prefix
 from springtail.models._llamacpp._runtime import import_llama_cpp
 
 __all__ = ["PromptCache"]
@@ -82,7 +83,7 @@ class PromptCache:
             return held  # nothing a file could spare: no need to look
         best: tuple[int, _Entry] | None = None
         for entry in self._entries():
-            shared = _shared(entry.tokens, tokens)
+            shared = common_prefix(entry.tokens, tokens)
             # Loading pays off only when it spares a long evaluation.
             if shared - held >= self.min_tokens and (best is None or shared > best[0]):
                 best = (shared, entry)
@@ -206,12 +207,3 @@ class PromptCache:
         for old in files[max(0, self.keep - 1) :]:
             with contextlib.suppress(OSError):
                 old.unlink()
-
-
-def _shared(a: tuple[int, ...], b: list[int]) -> int:
-    count = 0
-    for x, y in zip(a, b, strict=False):
-        if x != y:
-            break
-        count += 1
-    return count
