@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
@@ -216,14 +217,38 @@ class SqliteChatMemoryRepository:
                 check_same_thread=False,
             )
             try:
-                conn.execute("PRAGMA journal_mode=WAL").fetchall()
-                conn.execute(_SCHEMA)
+                self._prepare(conn)
             except BaseException:
                 conn.close()
                 raise
         self._conn = conn
         self._pid = os.getpid()
         return conn
+
+    def _prepare(self, conn: sqlite3.Connection) -> None:
+        """Switch the file to WAL and create the table, waiting out other processes doing so.
+
+        When several processes open a new file at once, each switching it to
+        WAL, SQLite answers all but one "database is locked" at once instead
+        of waiting (the busy timeout is not consulted where waiting could
+        deadlock). Retrying after a short pause, within the busy timeout, is
+        what waiting would have done.
+        """
+        deadline = time.monotonic() + self._busy_timeout
+        pause = 0.005
+        while True:
+            try:
+                conn.execute("PRAGMA journal_mode=WAL").fetchall()
+                conn.execute(_SCHEMA)
+                return
+            except sqlite3.OperationalError as exc:
+                lowered = str(exc).lower()
+                if not ("locked" in lowered or "busy" in lowered):
+                    raise
+                if time.monotonic() + pause > deadline:
+                    raise
+            time.sleep(pause)
+            pause = min(pause * 2, 0.2)
 
     @contextmanager
     def _transaction(self, action: str) -> Iterator[sqlite3.Connection]:
