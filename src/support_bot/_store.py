@@ -17,6 +17,7 @@ import contextlib
 import os
 import re
 import sqlite3
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -265,7 +266,7 @@ class Store:
                     "another --data-dir. Nothing was changed.",
                     self.path,
                 )
-            conn.execute("PRAGMA journal_mode = WAL")
+            _switch_to_wal(conn)
             # IMMEDIATE: two processes starting at once must not both seed.
             conn.execute("BEGIN IMMEDIATE")
             try:
@@ -396,3 +397,23 @@ class Store:
         """Every customer id, sorted."""
         with self._connect() as conn:
             return [str(r[0]) for r in conn.execute("SELECT id FROM customers ORDER BY id")]
+
+
+def _switch_to_wal(conn: sqlite3.Connection) -> None:
+    """Put the file in WAL mode, waiting while another process does the same.
+
+    When several support-bots start at once on a new data folder, SQLite
+    answers all but one "database is locked" at once here instead of applying
+    the busy timeout, so the switch is retried for up to that long.
+    """
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    delay = 0.005
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc).lower() or time.monotonic() + delay > deadline:
+                raise
+        time.sleep(delay)
+        delay = min(2 * delay, 0.2)
