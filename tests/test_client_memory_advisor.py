@@ -1,5 +1,9 @@
 """MessageChatMemoryAdvisor: history in, the new exchange out, outside and inside the loop."""
 
+import asyncio
+import sqlite3
+from pathlib import Path
+
 import pytest
 
 from springtail import tool
@@ -9,7 +13,7 @@ from springtail.client import (
     MessageChatMemoryAdvisor,
     ToolCallingAdvisor,
 )
-from springtail.memory import ChatMemory, MessageWindowChatMemory
+from springtail.memory import ChatMemory, MessageWindowChatMemory, SqliteChatMemoryRepository
 from springtail.messages import (
     AssistantMessage,
     ChatResponse,
@@ -174,3 +178,31 @@ def test_first_generation_with_text_is_what_is_remembered() -> None:
 def test_empty_conversation_id_is_rejected() -> None:
     with pytest.raises(ValueError, match="conversation_id"):
         MessageChatMemoryAdvisor(MessageWindowChatMemory(), conversation_id="")
+
+
+async def test_a_locked_database_does_not_stall_the_event_loop(tmp_path: Path) -> None:
+    path = tmp_path / "memory.db"
+    memory = MessageWindowChatMemory(SqliteChatMemoryRepository(path, busy_timeout=3))
+    client = ChatClient(ScriptedChatModel(["hi"]), advisors=[MessageChatMemoryAdvisor(memory)])
+    holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    holder.execute("BEGIN IMMEDIATE")  # another program is writing: saves must wait
+    ticks = 0
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.01)
+            ticks += 1
+
+    task = asyncio.create_task(ticker())
+    # The lock is released by the event loop itself: if the advisor blocked the
+    # loop while waiting for it, the release would never come.
+    asyncio.get_running_loop().call_later(0.4, holder.execute, "COMMIT")
+    try:
+        response = await client.prompt("hello").acall()
+    finally:
+        task.cancel()
+        holder.close()
+    assert response.content() == "hi"
+    assert ticks >= 20
+    assert memory.get("default") == [UserMessage("hello"), AssistantMessage("hi")]

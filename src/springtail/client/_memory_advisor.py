@@ -13,13 +13,21 @@ Two rules keep the remembered history valid for every provider:
 * a message is saved once per request, however many iterations see it: the
   advisor notes what it saved in the request context, which every iteration
   of one request shares.
+
+Reading and saving the history is blocking I/O for the SQLite and PostgreSQL
+repositories (a locked SQLite file waits up to its busy timeout), so on an
+application's event loop it runs in a worker thread and the loop keeps
+serving other requests. The sync API's private loop serves only the one call
+that started it, and there it runs inline.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from typing import Any, Final
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from typing import Any, Final, TypeVar
 
+from springtail._sync import on_private_loop
 from springtail.client._advisor import (
     HIGHEST_PRECEDENCE,
     CallAdvisorChain,
@@ -34,6 +42,7 @@ from springtail.messages import AssistantMessage, ChatResponse, Message, SystemM
 __all__ = ["MessageChatMemoryAdvisor"]
 
 _STATE_KEY: Final[str] = "springtail.memory_advisor.state"
+T = TypeVar("T")
 
 
 class _State:
@@ -162,18 +171,25 @@ class MessageChatMemoryAdvisor:
         self, request: ChatClientRequest, chain: CallAdvisorChain
     ) -> ChatClientResponse:
         """Add the history, pass the request on, remember the exchange."""
-        advised, conversation_id, state = self._before(request)
+        advised, conversation_id, state = await _off_the_loop(self._before, request)
         response = await chain.next_call(advised)
-        self._after(response.chat_response, conversation_id, state)
+        await _off_the_loop(self._after, response.chat_response, conversation_id, state)
         return response
 
     async def advise_stream(
         self, request: ChatClientRequest, chain: StreamAdvisorChain
     ) -> AsyncIterator[ChatClientResponse]:
         """Add the history, stream the answer through, remember it once it is complete."""
-        advised, conversation_id, state = self._before(request)
+        advised, conversation_id, state = await _off_the_loop(self._before, request)
         aggregator = StreamAggregator()
         async for response in chain.next_stream(advised):
             aggregator.add(response.chat_response)
             yield response
-        self._after(aggregator.response(), conversation_id, state)
+        await _off_the_loop(self._after, aggregator.response(), conversation_id, state)
+
+
+async def _off_the_loop(function: Callable[..., T], *args: Any) -> T:
+    """Run memory I/O where it cannot stall other work on an application's event loop."""
+    if on_private_loop():
+        return function(*args)
+    return await asyncio.to_thread(function, *args)
