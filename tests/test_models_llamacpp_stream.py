@@ -1,4 +1,4 @@
-"""Reply generation helpers: prose streams once it cannot be a call; stop sequences cut.
+"""Streaming a reply's text: prose passes once it cannot be a call; stop sequences cut.
 
 Generation itself needs the real model; its behaviour is tested through
 ``LlamaCppChatModel`` in ``test_models_llamacpp.py`` and
@@ -7,8 +7,8 @@ Generation itself needs the real model; its behaviour is tested through
 
 from __future__ import annotations
 
-from springtail.models._llamacpp._generation import StopScanner, StreamGate
 from springtail.models._llamacpp._parse import ReplyKind
+from springtail.models._llamacpp._stream import StopScanner, StreamGate
 
 
 def test_prose_streams_as_soon_as_it_cannot_be_a_call() -> None:
