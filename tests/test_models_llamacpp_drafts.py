@@ -111,3 +111,31 @@ def test_required_properties_are_guessed_first_as_the_grammar_asks() -> None:
     draft = CallDraft([tool], list, "".join)
     assert draft.continuation('\n{"name": "todo_a') == 'dd", "arguments": {"title": '
     assert draft.continuation('\n{"name": "todo_add", "arguments": {"title": "x"') == ', "due": '
+
+
+@pytest.mark.parametrize(
+    ("request_", "written", "guess"),
+    [
+        ("35,000 at 18% off", START + '"price": "3', '5000"'),  # the comma goes
+        ("35,000 at 18% off", START + '"price": 3', "5000"),  # a JSON number: no quote
+        ("Reserve 2 units of SKU-100", START + '"sku": "S', 'KU-100"'),
+        ("Add a to-do: call the printer", START + '"title": "call the p', 'rinter"'),
+        ("What is 12 times 12 and 120?", START + '"left": 1', "2"),  # 12 and 120 agree on "2"
+    ],
+)
+def test_a_value_the_request_holds_is_guessed_once_begun(
+    request_: str, written: str, guess: str
+) -> None:
+    assert CallDraft(TOOLS, list, "".join, request=request_).value(written) == guess
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        START + '"price": "',  # not begun: which value is the model's choice
+        START + '"price": "7',  # no number of the request begins so
+        START + '"price": "35000"',  # finished
+    ],
+)
+def test_no_value_is_guessed_before_it_begins_or_when_none_fits(written: str) -> None:
+    assert CallDraft(TOOLS, list, "".join, request="35,000 at 18% off").value(written) == ""

@@ -196,8 +196,8 @@ def decode(
         pending = [token]
 
 
-def common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
-    """How many leading tokens ``a`` and ``b`` share."""
+def common_prefix(a: Sequence[object], b: Sequence[object]) -> int:
+    """How many leading items (tokens, characters) ``a`` and ``b`` share."""
     count = 0
     for x, y in zip(a, b, strict=False):
         if x != y:

@@ -13,9 +13,11 @@ Two sources, both costing microseconds against a 100 ms decoding step:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from springtail.models._llamacpp._decoding import common_prefix
 from springtail.tools._definition import ToolDefinition
 
 __all__ = ["CallDraft", "PromptLookup"]
@@ -84,8 +86,10 @@ class CallDraft:
         tools: The tools the grammar allows.
         tokenize: Text to tokens, as the model's tokenizer splits it.
         detokenize: Tokens to text.
-        fallback: Asked when the structure gives no guess (values copied
-            from the request).
+        fallback: Asked when the structure gives no guess.
+        request: The user's request: a value the model has begun to write
+            is often one of its numbers, codes or phrases, which the model
+            copies one piece (a digit, for Qwen) at a time.
     """
 
     def __init__(
@@ -94,20 +98,42 @@ class CallDraft:
         tokenize: Tokenize,
         detokenize: Detokenize,
         fallback: PromptLookup | None = None,
+        request: str = "",
     ) -> None:
         self._tools = {d.name: _properties(d.input_schema) for d in tools}
         self._tokenize = tokenize
         self._detokenize = detokenize
         self._fallback = fallback
+        self._values = _request_values(request)
 
     def __call__(self, produced: Sequence[int], room: int) -> Sequence[int]:
         text = self._detokenize(produced)
-        guess = self.continuation(text)
+        guess = self.continuation(text) or self.value(text)
         if guess:
             return self._tokenize(guess)[:room]
         if self._fallback is not None:
             return self._fallback(produced, room)
         return ()
+
+    def value(self, text: str) -> str:
+        """The rest of a request value that the value being written begins, or ``""``."""
+        begun = text.rsplit('": ', 1)[-1] if '": ' in text else ""
+        quoted = begun.startswith('"')
+        begun = begun[1:] if quoted else begun
+        if not begun or '"' in begun:
+            return ""
+        numeric = _NUMBER.fullmatch(begun) is not None
+        rests = [
+            v[len(begun) :]
+            for v in self._values
+            if v.startswith(begun) and v != begun and (not numeric or _NUMBER.fullmatch(v))
+        ]
+        if not rests:
+            return ""
+        if len(rests) == 1:
+            return rests[0] + '"' if quoted else rests[0]
+        # Several fit: guess as far as they agree.
+        return rests[0][: min(common_prefix(rests[0], r) for r in rests[1:])]
 
     def continuation(self, text: str) -> str:
         """The fixed text that follows ``text`` in any valid call, or ``""``."""
@@ -178,3 +204,19 @@ def _arguments(text: str, properties: tuple[str, ...]) -> str:
     if value.endswith('"}'):
         return _CALL_END[1:]
     return ""  # inside a value: the model's
+
+
+_VALUE = re.compile(
+    r"\d{1,3}(?:,\d{3})+(?:\.\d+)?"  # 35,000
+    r"|[A-Za-z0-9][A-Za-z0-9_./:+-]*[A-Za-z0-9]"  # SKU-100, 19.5, Asia/Seoul
+    r"|[A-Za-z0-9]"
+)
+_NUMBER = re.compile(r"\d+(?:\.\d*)?")
+_CLAUSE = re.compile(r"[.?!;:,]\s+|\s+and\s+|\n")
+
+
+def _request_values(request: str) -> frozenset[str]:
+    """Numbers, codes and clauses of a request, as a call's values would spell them."""
+    values = {w.replace(",", "") if w[0].isdigit() else w for w in _VALUE.findall(request)}
+    values.update(clause.strip() for clause in _CLAUSE.split(request) if clause.strip())
+    return frozenset(values)

@@ -78,6 +78,7 @@ class Generator:
         *,
         call_floor: tuple[float, Any] | None = None,
         end_tokens: Sequence[int] = (),
+        request: str = "",
     ) -> None:
         """Prepare one request's generations.
 
@@ -92,6 +93,8 @@ class Generator:
                 probability (``follow_up_call_floor``).
             end_tokens: The tokens that end a generation; a reply may not
                 begin with one (an empty reply tells the user nothing).
+            request: The last user message, whose values calls often copy
+                (guessed ahead, see ``CallDraft``).
         """
         self.llama = llama
         self.tokens = list(tokens)
@@ -101,6 +104,7 @@ class Generator:
         self.completion_tokens = 0
         self.call_floor = call_floor
         self.end_tokens = tuple(end_tokens)
+        self.request = request
         self.open_tag = self._special(TAGGED_OPEN)
         self.close_tag = self._special(TAGGED_CLOSE)
         # The tag as one token, when the vocabulary has it (Qwen's does).
@@ -205,7 +209,9 @@ class Generator:
             # Values are guessed from a run of 3 tokens seen before, not 2: in a call's
             # JSON a 2-token run (`": "`) matches everywhere and guesses wrong.
             lookup = PromptLookup(tokens, shortest=3)
-            drafter = CallDraft(tools, self._tokenize, self._detokenize, lookup)
+            drafter = CallDraft(
+                tools, self._tokenize, self._detokenize, lookup, request=self.request
+            )
             body = self._generate(
                 grammar, tokens=tokens, stream=False, drafter=drafter, call_body=True
             )

@@ -327,6 +327,7 @@ class LlamaCppChatModel:
                 cancel,
                 call_floor=call_floor,
                 end_tokens=engine.end_tokens(),
+                request=_last_request(prompt),
             )
             turn = generator.turn(
                 tools,
