@@ -54,27 +54,30 @@ class PromptLookup:
         self._longest = longest
         self._shortest = shortest
         self._length = length
-        # For each run length, where each run last ended in the context.
-        self._ends: dict[tuple[int, ...], int] = {}
-        self._index(self._context, 0)
+        # For each run of tokens, the position after where it last occurred in the
+        # context: the guess starts there. Built on the first lookup, so that a
+        # generation that stops at its first token never pays for it.
+        self._ends: dict[tuple[int, ...], int] | None = None
 
-    def _index(self, tokens: Sequence[int], offset: int) -> None:
-        for n in range(self._shortest, self._longest + 1):
-            for end in range(max(n, offset), len(tokens)):
-                # ``end`` is the position after the run: the guess starts there.
-                self._ends[tuple(tokens[end - n : end])] = end
+    def _index(self) -> dict[tuple[int, ...], int]:
+        tokens = self._context
+        return {
+            tuple(tokens[end - n : end]): end
+            for n in range(self._shortest, self._longest + 1)
+            for end in range(n, len(tokens))
+        }
 
     def __call__(self, produced: Sequence[int], room: int) -> Sequence[int]:
         if not produced:
             # The first token decides between a call and prose: an opening's guesses,
             # extra rows of logits, were measured to cost more than they saved.
             return ()
-        tokens = self._context + list(produced)
-        for n in range(self._longest, self._shortest - 1, -1):
-            if len(tokens) < n:
-                continue
-            end = self._ends.get(tuple(tokens[-n:]))
-            if end is not None and end < len(self._context):
+        if self._ends is None:
+            self._ends = self._index()
+        tail = [*self._context[-self._longest :], *produced][-self._longest :]
+        for n in range(min(self._longest, len(tail)), self._shortest - 1, -1):
+            end = self._ends.get(tuple(tail[-n:]))
+            if end is not None:
                 return self._context[end : end + min(self._length, room)]
         return ()
 

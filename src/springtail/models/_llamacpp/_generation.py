@@ -282,10 +282,10 @@ class Generator:
     ) -> _Attempt:
         """One generation with llama-cpp-python's sampler, text decoded as it comes.
 
-        ``Llama.generate`` is used rather than ``create_completion`` because the
-        latter decodes without special tokens. It reuses the KV cache of the
-        longest prefix it has already evaluated, so continuing from a
-        generation's own tokens evaluates only what was appended.
+        Text is decoded with special tokens (``create_completion`` drops them).
+        ``decode`` keeps the KV cache of the longest prefix already evaluated,
+        so continuing from a generation's own tokens evaluates only what was
+        appended.
 
         Args:
             grammar: GBNF for the generated text, or ``None``.

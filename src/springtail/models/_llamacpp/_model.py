@@ -319,6 +319,7 @@ class LlamaCppChatModel:
             call_floor = None
             if floor is not None and tools and not answered and _is_follow_up(prompt):
                 call_floor = (floor, engine.call_openers())
+            request = _last_request(prompt)
             generator = Generator(
                 engine.llama,
                 tokens,
@@ -327,13 +328,13 @@ class LlamaCppChatModel:
                 cancel,
                 call_floor=call_floor,
                 end_tokens=engine.end_tokens(),
-                request=_last_request(prompt),
+                request=request,
             )
             turn = generator.turn(
                 tools,
                 answered,
                 self.max_repeat_retries,
-                _last_request(prompt) if self.offer_named_tools else "",
+                request if self.offer_named_tools else "",
             )
             if cache is not None and len(tokens) - held >= cache.min_tokens:
                 # A long prompt was evaluated from scratch: the next process need not.
