@@ -174,3 +174,17 @@ def test_chat_response_of_builds_one_generation() -> None:
     assert response.result is not None
     assert response.result.metadata.finish_reason == "stop"
     assert response.metadata.usage == Usage(1, 1, 2)
+
+
+def test_response_schema_is_unset_by_default_and_an_override_wins_whole() -> None:
+    assert ChatOptions().response_schema is None
+    person = {"type": "object", "properties": {"name": {"type": "string"}}}
+    city = {"type": "object", "properties": {"city": {"type": "string"}}}
+    base = ChatOptions(temperature=0.2, response_schema=person)
+    assert base.merge(ChatOptions()).response_schema == person  # not set: kept
+    merged = base.merge(ChatOptions(response_schema=city))
+    assert merged.response_schema == city  # replaced whole, never merged key by key
+    assert merged.temperature == 0.2
+    assert ChatOptions().merge(base).response_schema == person
+    assert base.copy_with(response_schema=None).response_schema is None
+    assert base.to_dict() == {"temperature": 0.2, "response_schema": person}

@@ -124,6 +124,11 @@ class ChatOptions:
 
     ``None`` means "not set", so that :meth:`merge` can tell a value chosen on
     purpose from one left alone. Provider-specific settings go in ``extra``.
+
+    ``response_schema`` is a JSON Schema the answer must match. A provider that
+    can enforce it sends it natively (OpenAI ``response_format``, Ollama
+    ``format``, a grammar on the embedded model); one that cannot leaves it to
+    the instructions the client adds to the prompt.
     """
 
     model: str | None = None
@@ -133,6 +138,7 @@ class ChatOptions:
     stop: tuple[str, ...] | None = None
     seed: int | None = None
     parallel_tool_calls: bool | None = None
+    response_schema: Mapping[str, Any] | None = None
     tool_callbacks: tuple[ToolCallback, ...] = ()
     tool_names: tuple[str, ...] = ()
     tool_context: Mapping[str, Any] = field(default_factory=dict)
@@ -146,6 +152,7 @@ class ChatOptions:
         "stop",
         "seed",
         "parallel_tool_calls",
+        "response_schema",
     )
 
     def __post_init__(self) -> None:
@@ -160,7 +167,8 @@ class ChatOptions:
     def merge(self, override: ChatOptions | None) -> ChatOptions:
         """Return these options with every field set in ``override`` taking its place.
 
-        Scalars set in ``override`` win; tool callbacks and tool names given in
+        Scalars set in ``override`` win (``response_schema`` counts as one: a
+        schema set in ``override`` replaces this one whole); tool callbacks and tool names given in
         ``override`` replace these ones (a request's tools replace a model's
         defaults); ``tool_context`` and ``extra`` are merged key by key with
         ``override`` winning.
