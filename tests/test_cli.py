@@ -1,6 +1,8 @@
 """The springtail command shows what a model sees for given tools."""
 
+import dataclasses
 import json
+import socket
 import subprocess
 import sys
 import textwrap
@@ -76,3 +78,72 @@ def test_console_script_runs() -> None:
     )
     assert done.returncode == 0
     assert "llamacpp:embedded" in done.stdout
+
+
+def _models_line(scheme: str, capsys: pytest.CaptureFixture[str]) -> str:
+    assert main(["models"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    return next(line for line in lines if line.split()[0] == scheme)
+
+
+def test_models_says_openai_is_not_ready_without_a_key(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    line = _models_line("openai", capsys)
+    assert "ready" not in line
+    assert "set OPENAI_API_KEY" in line
+
+
+def test_models_says_openai_is_ready_with_a_key(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    assert _models_line("openai", capsys).endswith(" ready")
+
+
+def test_models_says_anthropic_needs_its_key(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    line = _models_line("anthropic", capsys)
+    assert "ready" not in line
+    assert "set ANTHROPIC_API_KEY" in line
+
+
+def test_models_says_ollama_needs_a_running_server(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    monkeypatch.setenv("OLLAMA_HOST", f"127.0.0.1:{port}")
+    line = _models_line("ollama", capsys)
+    assert "ready" not in line
+    assert f"no server at http://127.0.0.1:{port}" in line
+    assert "ollama serve" in line
+
+
+def test_models_says_ollama_is_ready_when_its_server_listens(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        monkeypatch.setenv("OLLAMA_HOST", f"http://127.0.0.1:{server.getsockname()[1]}")
+        assert _models_line("ollama", capsys).endswith(" ready")
+
+
+def test_models_names_missing_embedded_parts(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from springtail.models._llamacpp import _files
+
+    monkeypatch.setitem(
+        _files.EMBEDDED_MODELS,
+        "embedded",
+        dataclasses.replace(_files.EMBEDDED_MODELS["embedded"], package_prefix="no-such-part"),
+    )
+    line = _models_line("llamacpp", capsys)
+    assert "ready" not in line
+    assert "model parts missing" in line

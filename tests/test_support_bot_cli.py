@@ -7,6 +7,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,7 @@ def run_bot(
     args: list[str],
     data_dir: Path,
     *,
-    script: list[object] | None = None,
+    script: Sequence[object] | None = None,
     stdin: str = "",
 ) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("SUPPORT_BOT_")}
@@ -236,3 +237,75 @@ def test_a_broken_memory_table_is_explained(data_dir: Path) -> None:
     assert result.returncode == 3
     assert str(data_dir / DB_FILENAME) in result.stderr
     assert "Traceback" not in result.stderr
+
+
+# -- options before or after the subcommand, as git and pip take them ----------
+
+
+def test_options_before_the_subcommand_work(data_dir: Path) -> None:
+    result = run_bot(
+        ["--yes", "--show-tools", "ask", "Reserve 2 units of SKU-100 and add that as a to-do"],
+        data_dir,
+        script=RESERVE_SCRIPT,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "approved product_reserve" in result.stderr
+    assert stock(data_dir, "SKU-100") == 10
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--yes", "--step", "step2", "--threads", "3", "ask", "hi"],
+        ["ask", "hi", "--yes", "--step", "step2", "--threads", "3"],
+        ["--yes", "ask", "--step", "step2", "hi", "--threads", "3"],
+        ["--step", "step1", "--threads", "9", "ask", "hi", "--yes", "--step", "step2"],
+    ],
+)
+def test_parsed_options_are_the_same_wherever_they_stand(argv: list[str]) -> None:
+    from support_bot.cli import _parser
+
+    args = _parser().parse_args(argv)
+    assert (args.request, args.yes, args.step) == ("hi", True, "step2")
+    assert args.threads in (3, 9)
+
+
+def test_an_option_before_the_subcommand_is_not_reset_by_its_defaults() -> None:
+    from support_bot.cli import _parser
+
+    args = _parser().parse_args(
+        ["--model", "ollama:x", "--hide-tools", "--data-dir", "d", "ask", "q"]
+    )
+    assert (args.model, args.show_tools, args.data_dir) == ("ollama:x", False, Path("d"))
+    defaults = _parser().parse_args(["ask", "q"])
+    assert (defaults.model, defaults.show_tools, defaults.yes) == ("llamacpp:embedded", None, False)
+    assert (defaults.step, defaults.conversation, defaults.data_dir) == ("final", None, None)
+
+
+def test_every_subcommand_takes_the_common_options() -> None:
+    from support_bot.cli import _parser, _subcommands
+
+    names = [command.name for command in _subcommands()]
+    assert "ask" in names
+    for name in names:
+        parser = _parser()
+        extra = ["q"] if name == "ask" else []
+        args, _ = parser.parse_known_args(["--yes", name, *extra, "--threads", "2"])
+        assert (args.yes, args.threads) == (True, 2)
+
+
+def test_the_chat_takes_the_options_without_a_subcommand() -> None:
+    from support_bot.cli import _parser, _run_chat
+
+    args = _parser().parse_args(["--yes", "--conversation", "c-7"])
+    assert args.handler is _run_chat
+    assert (args.yes, args.conversation) == (True, "c-7")
+
+
+def test_bad_threads_after_the_subcommand_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["ask", "hi", "--threads", "0"])
+    assert info.value.code == 2
+    assert "--threads must be at least 1" in capsys.readouterr().err

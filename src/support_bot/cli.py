@@ -11,7 +11,8 @@ import argparse
 import getpass
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from rich.console import Console
@@ -25,7 +26,7 @@ from support_bot.ui._input import PlainLineReader, PromptLineReader, TerminalLin
 from support_bot.ui._repl import new_conversation_id, run_chat
 from support_bot.ui._reporter import ConsoleReporter
 
-__all__ = ["main"]
+__all__ = ["Subcommand", "main"]
 
 HISTORY_FILENAME = "input-history"
 
@@ -36,58 +37,143 @@ EXIT_STORE = 3
 EXIT_INTERRUPTED = 130
 
 
-def _add_options(parser: argparse.ArgumentParser) -> None:
+def _add_options(parser: argparse.ArgumentParser, *, defaults: bool) -> None:
+    """The options every command takes, before or after its subcommand.
+
+    They are added twice: to the top parser with their defaults, and to each
+    subcommand's parser with ``argparse.SUPPRESS`` defaults. argparse copies
+    every value a subparser holds over the top parser's namespace, so a real
+    default there would undo ``support-bot --yes ask ...``; a suppressed one
+    is simply absent unless the option is given after the subcommand.
+    """
+
+    def default(value: object) -> object:
+        return value if defaults else argparse.SUPPRESS
+
     parser.add_argument(
         "--model",
-        default=DEFAULT_MODEL_URI,
+        default=default(DEFAULT_MODEL_URI),
         metavar="URI",
         help="chat model: llamacpp:embedded (default), llamacpp:embedded-small, "
         "ollama:qwen3.5:4b, openai:gpt-4o-mini, openai-compatible:http://127.0.0.1:8080/v1, "
         "anthropic:MODEL",
     )
     parser.add_argument(
-        "--conversation", metavar="ID", help="conversation id to resume (final step)"
+        "--conversation",
+        default=default(None),
+        metavar="ID",
+        help="conversation id to resume (final step)",
     )
     parser.add_argument(
-        "--step", choices=list(STEPS), default="final", help="which way of running tools"
+        "--step",
+        choices=list(STEPS),
+        default=default("final"),
+        help="which way of running tools",
     )
     parser.add_argument(
-        "--yes", action="store_true", help="approve every tool that asks (product_reserve)"
+        "--yes",
+        action="store_true",
+        default=default(False),
+        help="approve every tool that asks (product_reserve)",
     )
     parser.add_argument(
         "--data-dir",
         type=Path,
+        default=default(None),
         metavar="DIR",
         help="folder of support-bot.db (default: $SUPPORT_BOT_DATA_DIR or the user data folder)",
     )
     parser.add_argument(
-        "--threads", type=int, metavar="N", help="CPU threads for the embedded model"
+        "--threads",
+        type=int,
+        default=default(None),
+        metavar="N",
+        help="CPU threads for the embedded model",
     )
     shown = parser.add_mutually_exclusive_group()
     shown.add_argument(
         "--show-tools",
         dest="show_tools",
         action="store_true",
-        default=None,
+        default=default(None),
         help="print a line per tool call (default in the chat; on stderr for ask)",
     )
-    shown.add_argument("--hide-tools", dest="show_tools", action="store_false")
+    shown.add_argument(
+        "--hide-tools", dest="show_tools", action="store_false", default=default(None)
+    )
 
 
-def _parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
-    chat = argparse.ArgumentParser(
+@dataclass(frozen=True, kw_only=True)
+class Subcommand:
+    """One ``support-bot NAME ...`` command.
+
+    Attributes:
+        name: The word after ``support-bot``.
+        help: One line for ``support-bot --help``.
+        add_arguments: Adds the command's own arguments to its parser; the
+            common options (``--model``, ``--data-dir``, ...) are already there
+            and are accepted before or after ``NAME`` alike.
+        run: Runs the command with the parsed namespace and returns the exit
+            code. It may raise the errors ``main`` turns into one sentence
+            (``ModelUnavailableError``, ``StoreError``, ``ChatMemoryError``,
+            ``ModelError``, ``KeyboardInterrupt``).
+    """
+
+    name: str
+    help: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+
+
+def _add_ask_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("request", help="what to ask, in quotes")
+
+
+def _run_ask(args: argparse.Namespace) -> int:
+    return _run(args, request=args.request)
+
+
+ASK = Subcommand(
+    name="ask",
+    help="answer one request on stdout and exit",
+    add_arguments=_add_ask_arguments,
+    run=_run_ask,
+)
+
+
+def _subcommands() -> list[Subcommand]:
+    """Every subcommand, in ``--help`` order.
+
+    To add one (``mcp``, ``serve``): define a ``Subcommand`` in its own module
+    and add it to this list, importing it here, inside the function, so that a
+    plain ``support-bot`` does not import it. Keep that module's top-level
+    imports light: its parser is built on every start.
+    """
+    return [ASK]
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
         prog="support-bot",
         description="A business-support chatbot that calls tools, on springtail.",
         epilog='One answer and exit: support-bot ask "What is 128 times 32?" [options]. '
-        "In the chat, type /help for commands.",
+        "Options go before or after the subcommand. In the chat, type /help for commands.",
     )
-    _add_options(chat)
-    ask = argparse.ArgumentParser(
-        prog="support-bot ask", description="Answer one request on stdout and exit."
+    _add_options(parser, defaults=True)
+    parser.set_defaults(handler=_run_chat)
+    commands = parser.add_subparsers(
+        title="commands", metavar="COMMAND", help="without one, support-bot opens the chat"
     )
-    ask.add_argument("request", help="what to ask, in quotes")
-    _add_options(ask)
-    return chat, ask
+    for command in _subcommands():
+        sub = commands.add_parser(
+            command.name,
+            help=command.help,
+            description=command.help[:1].upper() + command.help[1:] + ".",
+        )
+        command.add_arguments(sub)
+        _add_options(sub, defaults=False)
+        sub.set_defaults(handler=command.run)
+    return parser
 
 
 def _fail(message: str, code: int) -> int:
@@ -97,18 +183,14 @@ def _fail(message: str, code: int) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the chat or ``ask``; returns the exit code."""
-    args_list = list(sys.argv[1:] if argv is None else argv)
-    chat_parser, ask_parser = _parsers()
-    if args_list and args_list[0] == "ask":
-        args = ask_parser.parse_args(args_list[1:])
-    else:
-        args = chat_parser.parse_args(args_list)
-        args.request = None
+    """Run the chat or a subcommand (``ask``, ...); returns the exit code."""
+    parser = _parser()
+    args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
     if args.threads is not None and args.threads < 1:
-        chat_parser.error("--threads must be at least 1")
+        parser.error("--threads must be at least 1")
+    handler: Callable[[argparse.Namespace], int] = args.handler
     try:
-        return _run(args)
+        return handler(args)
     except KeyboardInterrupt:
         return _fail("interrupted; nothing was lost.", EXIT_INTERRUPTED)
     except ModelUnavailableError as exc:
@@ -119,8 +201,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(f"The model failed: {exc}", EXIT_MODEL_REPLY)
 
 
-def _run(args: argparse.Namespace) -> int:
-    asking = args.request is not None
+def _run_chat(args: argparse.Namespace) -> int:
+    return _run(args, request=None)
+
+
+def _run(args: argparse.Namespace, *, request: str | None) -> int:
+    asking = request is not None
     interactive = not asking and sys.stdin.isatty() and sys.stdout.isatty()
     out = Console(highlight=False) if interactive else Console(highlight=False, no_color=True)
     err = Console(stderr=True, highlight=False)
@@ -150,8 +236,8 @@ def _run(args: argparse.Namespace) -> int:
         data_dir=store.path.parent,
     )
     step = build_step(args.step, env)
-    if asking:
-        return _ask(step, reporter, args.request)
+    if request is not None:
+        return _ask(step, reporter, request)
     _banner(step, label, store, out if interactive else err)
     read_line = (
         PromptLineReader(store.path.parent / HISTORY_FILENAME) if interactive else PlainLineReader()
