@@ -15,24 +15,41 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import sqlite3
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Final
 
+from springtail import ChatMemoryRepository, SqliteChatMemoryRepository
+from support_bot._files import private_file, private_folder
 from support_bot._seed import SEED_CUSTOMERS, SEED_PRODUCTS
+from support_bot._store_base import (
+    BusinessStore,
+    Customer,
+    InsufficientStockError,
+    Product,
+    Reservation,
+    ServedConversation,
+    StoreError,
+    Todo,
+    UnknownProductError,
+    UnknownTodoError,
+    normalize_customer_id,
+    normalize_sku,
+)
 
 __all__ = [
     "DB_FILENAME",
     "SCHEMA_VERSION",
+    "BusinessStore",
     "Customer",
     "InsufficientStockError",
     "Product",
     "Reservation",
+    "ServedConversation",
+    "SqliteStore",
     "Store",
     "StoreError",
     "Todo",
@@ -44,7 +61,8 @@ __all__ = [
 ]
 
 DB_FILENAME: Final = "support-bot.db"
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = 2
+"""1: products, reservations, to-dos, customers; 2: adds ``served_conversations``."""
 BUSY_TIMEOUT_S: Final = 10.0
 """How long a writer waits for another process's write before giving up."""
 
@@ -77,6 +95,14 @@ _SCHEMA: Final = (
         email   TEXT NOT NULL,
         phone   TEXT NOT NULL
     )""",
+    """CREATE TABLE IF NOT EXISTS served_conversations (
+        id         TEXT PRIMARY KEY,
+        owner      TEXT NOT NULL,
+        title      TEXT NOT NULL DEFAULT '',
+        turns      INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL
+    )""",
+    "CREATE INDEX IF NOT EXISTS served_conversations_owner ON served_conversations (owner)",
 )
 
 # One statement: the row is inserted only while the stock covers it, and the
@@ -99,99 +125,11 @@ def default_data_dir() -> Path:
     return Path(user_data_dir("support-bot", appauthor=False))
 
 
-def normalize_sku(sku: str) -> str:
-    """Accept what people and small models type: ``" sku-100 "``, ``"SKU100"``, ``"100"``."""
-    text = sku.strip().upper()
-    match = re.fullmatch(r"(?:SKU)?[\s_-]*(\d+)", text)
-    return f"SKU-{match.group(1)}" if match else text
-
-
-def normalize_customer_id(customer_id: str) -> str:
-    """Accept ``" c-100 "``, ``"C100"`` and ``"100"`` for ``C-100``."""
-    text = customer_id.strip().upper()
-    match = re.fullmatch(r"(?:C|CUSTOMER)?[\s_-]*(\d+)", text)
-    return f"C-{match.group(1)}" if match else text
-
-
-class StoreError(Exception):
-    """The database could not be used; the message says which file and what to do."""
-
-    def __init__(self, message: str, path: Path) -> None:
-        super().__init__(message)
-        self.path = path
-
-
-class UnknownProductError(LookupError):
-    """No product has this SKU; ``known`` lists the SKUs that exist."""
-
-    def __init__(self, sku: str, known: tuple[str, ...]) -> None:
-        super().__init__(f"No product with SKU {sku!r}. Known SKUs: {', '.join(known)}.")
-        self.sku = sku
-        self.known = known
-
-
-class InsufficientStockError(Exception):
-    """The stock does not cover the requested quantity; nothing was reserved."""
-
-    def __init__(self, product: Product, requested: int) -> None:
-        super().__init__(
-            f"Only {product.stock} unit(s) of {product.sku} ({product.name}) in stock; "
-            f"cannot reserve {requested}. Nothing was reserved."
-        )
-        self.product = product
-        self.requested = requested
-
-
-class UnknownTodoError(LookupError):
-    """No to-do has this id."""
-
-    def __init__(self, todo_id: int) -> None:
-        super().__init__(f"No to-do with id {todo_id}. Use todo_list to see the ids.")
-        self.todo_id = todo_id
-
-
-@dataclass(frozen=True, slots=True)
-class Product:
-    """A product and its current stock."""
-
-    sku: str
-    name: str
-    stock: int
-
-
-@dataclass(frozen=True, slots=True)
-class Reservation:
-    """A completed reservation and the stock left right after it."""
-
-    id: int
-    sku: str
-    name: str
-    quantity: int
-    stock_left: int
-
-
-@dataclass(frozen=True, slots=True)
-class Todo:
-    """One entry of the persistent to-do list."""
-
-    id: int
-    title: str
-    done: bool
-
-
-@dataclass(frozen=True, slots=True)
-class Customer:
-    """A customer's contact card."""
-
-    id: str
-    name: str
-    company: str
-    email: str
-    phone: str
-
-
 class Store:
-    """The business data in ``path``, created and seeded on first use.
+    """The business data in the SQLite file ``path``, created and seeded on first use.
+
+    The :class:`BusinessStore` for one machine; the chat memory lives in the
+    same file (:meth:`chat_memory_repository`).
 
     Each operation opens its own short-lived connection: tools run on worker
     threads and other processes share the file, so nothing is held between
@@ -207,7 +145,8 @@ class Store:
         """The store ``support-bot.db`` inside ``data_dir`` (default: :func:`default_data_dir`)."""
         folder = Path(data_dir).expanduser() if data_dir is not None else default_data_dir()
         try:
-            folder.mkdir(parents=True, exist_ok=True)
+            private_folder(folder)  # 0700 when created; the file 0600: it holds customer data
+            private_file(folder / DB_FILENAME)
         except OSError as exc:
             raise StoreError(
                 f"Cannot create the data folder {folder} ({exc.strerror or exc}); "
@@ -215,6 +154,15 @@ class Store:
                 folder / DB_FILENAME,
             ) from None
         return cls(folder / DB_FILENAME)
+
+    @property
+    def location(self) -> str:
+        """The SQLite file."""
+        return str(self.path)
+
+    def chat_memory_repository(self) -> ChatMemoryRepository:
+        """Springtail's SQLite chat memory, in this file."""
+        return SqliteChatMemoryRepository(self.path)
 
     # -- connection handling -------------------------------------------------
 
@@ -270,9 +218,11 @@ class Store:
             # IMMEDIATE: two processes starting at once must not both seed.
             conn.execute("BEGIN IMMEDIATE")
             try:
-                if conn.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
-                    for statement in _SCHEMA:
+                found = conn.execute("PRAGMA user_version").fetchone()[0]
+                if found < SCHEMA_VERSION:
+                    for statement in _SCHEMA:  # all IF NOT EXISTS: upgrades add what is new
                         conn.execute(statement)
+                if found == 0:
                     conn.executemany(
                         "INSERT OR IGNORE INTO products (sku, name, stock) VALUES (?, ?, ?)",
                         SEED_PRODUCTS,
@@ -282,6 +232,7 @@ class Store:
                         "VALUES (?, ?, ?, ?, ?)",
                         SEED_CUSTOMERS,
                     )
+                if found < SCHEMA_VERSION:
                     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
                 conn.execute("COMMIT")
             except BaseException:
@@ -397,6 +348,51 @@ class Store:
         """Every customer id, sorted."""
         with self._connect() as conn:
             return [str(r[0]) for r in conn.execute("SELECT id FROM customers ORDER BY id")]
+
+    # -- web conversations (support-bot serve) ----------------------------------------
+
+    def add_conversation(self, conversation_id: str, owner: str, title: str) -> ServedConversation:
+        """Record a new web conversation owned by ``owner``."""
+        now = datetime.now(UTC).isoformat(timespec="seconds")
+        with self._connect() as conn:
+            conn.execute(
+                "INSERT INTO served_conversations (id, owner, title, turns, created_at) "
+                "VALUES (?, ?, ?, 0, ?)",
+                (conversation_id, owner, title, now),
+            )
+        return ServedConversation(conversation_id, owner, title, 0, now)
+
+    def conversation(self, conversation_id: str) -> ServedConversation | None:
+        """The web conversation with this id, or ``None``."""
+        with self._connect() as conn:
+            row = conn.execute(
+                "SELECT id, owner, title, turns, created_at FROM served_conversations WHERE id = ?",
+                (conversation_id,),
+            ).fetchone()
+        return ServedConversation(*row) if row else None
+
+    def conversations(self, owner: str) -> list[ServedConversation]:
+        """The web conversations of ``owner``, newest first."""
+        with self._connect() as conn:
+            rows = conn.execute(
+                "SELECT id, owner, title, turns, created_at FROM served_conversations "
+                "WHERE owner = ? ORDER BY created_at DESC, rowid DESC",
+                (owner,),
+            ).fetchall()
+        return [ServedConversation(*row) for row in rows]
+
+    def count_turn(self, conversation_id: str, title: str) -> None:
+        """One more finished turn; the first one also names the conversation."""
+        with self._connect() as conn:
+            conn.execute(
+                "UPDATE served_conversations SET turns = turns + 1, "
+                "title = CASE WHEN title = '' THEN ? ELSE title END WHERE id = ?",
+                (title, conversation_id),
+            )
+
+
+SqliteStore = Store
+"""The SQLite :class:`BusinessStore` (``Store`` is its historical name)."""
 
 
 def _switch_to_wal(conn: sqlite3.Connection) -> None:

@@ -25,7 +25,7 @@ from springtail import (
     ToolExecutionError,
     ToolResponse,
 )
-from support_bot._store import Store, StoreError
+from support_bot._store_base import BusinessStore, StoreError
 
 __all__ = [
     "SYSTEM_PROMPT",
@@ -74,7 +74,7 @@ class StepEnv:
     """Everything a step is built from; the model is injected so tests can script it."""
 
     model: ChatModel
-    store: Store
+    store: BusinessStore
     reporter: Reporter
     user_name: str
     conversation_id: str

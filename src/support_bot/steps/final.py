@@ -1,6 +1,6 @@
 """The final bot: every tool, chat memory inside the loop, streamed answers.
 
-The conversation lives in the same SQLite file as the business data, so
+The conversation lives in the same database as the business data, so
 ``--conversation ID`` picks up where a previous run left off. The memory
 advisor is ordered inside the ToolCallingAdvisor, so it remembers each tool
 call with its results, not only the request and the answer. SUPPORT_BOT.md
@@ -18,18 +18,19 @@ from springtail import (
     HIGHEST_PRECEDENCE,
     ChatClient,
     ChatMemory,
+    ChatModel,
     Message,
     MessageChatMemoryAdvisor,
     MessageWindowChatMemory,
-    SqliteChatMemoryRepository,
     ToolCallback,
     ToolCallingAdvisor,
+    ToolCallingManager,
 )
 from support_bot.steps._base import SYSTEM_PROMPT, StepEnv, make_manager
 from support_bot.steps._turns import stream_turn
 from support_bot.tools import all_tools
 
-__all__ = ["MEMORY_ORDER", "MEMORY_WINDOW", "FinalStep"]
+__all__ = ["MEMORY_ORDER", "MEMORY_WINDOW", "FinalStep", "final_client"]
 
 MEMORY_ORDER = HIGHEST_PRECEDENCE + 400
 """Inside the tool loop (the ToolCallingAdvisor's default order is ``HIGHEST_PRECEDENCE + 300``)."""
@@ -38,6 +39,31 @@ MEMORY_WINDOW = 24
 """Messages of history sent with each request (small models need short prompts).
 
 A turn with one tool call takes four messages (request, call, results, answer)."""
+
+
+def final_client(
+    model: ChatModel,
+    *,
+    tools: Sequence[ToolCallback],
+    memory: ChatMemory,
+    manager: ToolCallingManager,
+    conversation_id: str = "default",
+) -> ChatClient:
+    """The final bot's client: the terminal chat and ``support-bot serve`` both talk through it.
+
+    The memory advisor sits inside the tool loop (:data:`MEMORY_ORDER`); the
+    conversation of a request is its ``ChatMemory.CONVERSATION_ID`` advisor
+    parameter, else ``conversation_id``.
+    """
+    return ChatClient(
+        model,
+        system=SYSTEM_PROMPT,
+        tools=tools,
+        advisors=[
+            MessageChatMemoryAdvisor(memory, conversation_id=conversation_id, order=MEMORY_ORDER),
+            ToolCallingAdvisor(tool_calling_manager=manager),
+        ],
+    )
 
 
 class FinalStep:
@@ -49,19 +75,15 @@ class FinalStep:
         self._env = env
         self._tools = all_tools(env.store)
         self._memory = MessageWindowChatMemory(
-            repository=SqliteChatMemoryRepository(env.store.path), max_messages=MEMORY_WINDOW
+            repository=env.store.chat_memory_repository(), max_messages=MEMORY_WINDOW
         )
         manager = make_manager(env, report_tools=False)  # the stream reports tool calls
-        self._client = ChatClient(
+        self._client = final_client(
             env.model,
-            system=SYSTEM_PROMPT,
             tools=self._tools,
-            advisors=[
-                MessageChatMemoryAdvisor(
-                    self._memory, conversation_id=env.conversation_id, order=MEMORY_ORDER
-                ),
-                ToolCallingAdvisor(tool_calling_manager=manager),
-            ],
+            memory=self._memory,
+            manager=manager,
+            conversation_id=env.conversation_id,
         )
         self._conversation_id = env.conversation_id
 

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from springtail import ToolCallback, tool_callbacks
-from support_bot._store import Store
+from support_bot._store_base import BusinessStore
 from support_bot.tools._calculator import CalculatorTools
 from support_bot.tools._customers import customer_contact_lookup
 from support_bot.tools._datetime import DateTimeTools, current_date_callback
@@ -24,18 +24,18 @@ def method_tools(clock: Callable[[], datetime] | None = None) -> list[ToolCallba
     return tool_callbacks(dates, current_date_callback(dates), CalculatorTools())
 
 
-def function_tools(store: Store) -> list[ToolCallback]:
+def function_tools(store: BusinessStore) -> list[ToolCallback]:
     """The discount and customer-contact function tools (step 2)."""
     return [discount_calculator(), customer_contact_lookup(store)]
 
 
-def business_tools(store: Store) -> list[ToolCallback]:
+def business_tools(store: BusinessStore) -> list[ToolCallback]:
     """To-dos and inventory."""
     return tool_callbacks(TodoTools(store), ProductTools(store))
 
 
 def all_tools(
-    store: Store,
+    store: BusinessStore,
     *,
     summary_return_direct: bool = False,
     clock: Callable[[], datetime] | None = None,

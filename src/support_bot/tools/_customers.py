@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from springtail import FunctionToolCallback
-from support_bot._store import Store, normalize_customer_id
+from support_bot._store_base import BusinessStore, normalize_customer_id
 from support_bot.tool_names import CUSTOMER_CONTACT_LOOKUP
 
 __all__ = [
@@ -45,7 +45,7 @@ def masking_result_converter(result: Any, return_type: type | None = None) -> st
     return mask_emails(text)
 
 
-def customer_contact_lookup(store: Store) -> FunctionToolCallback:
+def customer_contact_lookup(store: BusinessStore) -> FunctionToolCallback:
     """The ``customer_contact_lookup`` function tool over ``store``."""
 
     def lookup(request: CustomerContactRequest) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from springtail import Param, tool
-from support_bot._store import InsufficientStockError, Store, UnknownProductError
+from support_bot._store_base import BusinessStore, InsufficientStockError, UnknownProductError
 from support_bot.tool_names import PRODUCT_LIST, PRODUCT_LOOKUP, PRODUCT_RESERVE
 
 __all__ = ["ProductTools"]
@@ -14,7 +14,7 @@ __all__ = ["ProductTools"]
 class ProductTools:
     """``product_list``, ``product_lookup`` and ``product_reserve`` over the store."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: BusinessStore) -> None:
         self._store = store
 
     @tool(name=PRODUCT_LIST, description="List every product with its SKU, name and stock.")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from springtail import Param, tool
-from support_bot._store import Store, UnknownTodoError
+from support_bot._store_base import BusinessStore, UnknownTodoError
 from support_bot.tool_names import TODO_ADD, TODO_COMPLETE, TODO_LIST
 
 __all__ = ["TodoTools"]
@@ -14,7 +14,7 @@ __all__ = ["TodoTools"]
 class TodoTools:
     """``todo_add``, ``todo_list`` and ``todo_complete`` over the store's ``todos`` table."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: BusinessStore) -> None:
         self._store = store
 
     @tool(
