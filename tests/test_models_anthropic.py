@@ -19,6 +19,7 @@ from replay_server import (
 from springtail.messages import (
     AssistantMessage,
     ChatOptions,
+    Message,
     Prompt,
     SystemMessage,
     ToolCall,
@@ -174,7 +175,7 @@ def test_turns_alternate_even_when_a_user_message_follows_tool_results() -> None
         "stop_reason": "end_turn",
         "usage": {"input_tokens": 1, "output_tokens": 0},
     }
-    history = [
+    history: list[Message] = [
         UserMessage("hi"),
         AssistantMessage(tool_calls=(ToolCall("t1", "weather", "not json"),)),
         ToolResponseMessage((ToolResponse("t1", "weather", "Invalid JSON", is_error=True),)),
@@ -197,3 +198,22 @@ def test_unreachable_api_and_missing_key_are_one_sentence(monkeypatch: pytest.Mo
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     with pytest.raises(ModelUnavailableError, match="set ANTHROPIC_API_KEY"):
         AnthropicChatModel()
+
+
+def test_a_response_schema_is_left_to_the_prompt_since_the_api_has_no_native_one() -> None:
+    answer = {
+        "id": "m",
+        "type": "message",
+        "role": "assistant",
+        "model": "c",
+        "content": [{"type": "text", "text": '{"name": "Bob"}'}],
+        "stop_reason": "end_turn",
+        "usage": {"input_tokens": 1, "output_tokens": 1},
+    }
+    schema = {"type": "object", "properties": {"name": {"type": "string"}}}
+    with ReplayServer([Reply(json=answer)]) as server:
+        response = model_for(server).call(Prompt("Who?", ChatOptions(response_schema=schema)))
+    assert response.text == '{"name": "Bob"}'
+    body = server.received[0].body
+    assert set(body) == {"model", "max_tokens", "messages"}
+    assert AnthropicChatModel.native_response_schema is False

@@ -19,6 +19,7 @@ from replay_server import (
 from springtail.messages import (
     AssistantMessage,
     ChatOptions,
+    Message,
     Prompt,
     SystemMessage,
     ToolCall,
@@ -170,7 +171,7 @@ def test_malformed_arguments_from_earlier_turns_are_sent_back_as_empty_objects()
     reply = Reply(
         json={"model": "m", "message": {"role": "assistant", "content": "ok"}, "done": True}
     )
-    history = [
+    history: list[Message] = [
         UserMessage("hi"),
         AssistantMessage(tool_calls=(ToolCall("c1", "weather", '{"city": '),)),
         ToolResponseMessage((ToolResponse("c1", "weather", "Invalid JSON", is_error=True),)),
@@ -180,3 +181,24 @@ def test_malformed_arguments_from_earlier_turns_are_sent_back_as_empty_objects()
     sent = server.received[0].body["messages"]
     assert sent[1]["tool_calls"][0]["function"] == {"name": "weather", "arguments": {}}
     assert sent[2]["content"] == "Invalid JSON"
+
+
+def test_a_response_schema_is_sent_natively_as_format() -> None:
+    schema = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
+    reply = Reply(
+        json={"model": "m", "message": {"role": "assistant", "content": "{}"}, "done": True}
+    )
+    lines = [
+        {"model": "m", "message": {"role": "assistant", "content": '{"name": "Bob"}'}},
+        {"model": "m", "message": {"role": "assistant", "content": ""}, "done": True},
+    ]
+    by_hand = Reply(json=reply.json)
+    with ReplayServer([reply, Reply(ndjson=lines), by_hand]) as server:
+        model = model_for(server)
+        model.call(Prompt("Who?", ChatOptions(response_schema=schema)))
+        streamed = list(model.stream(Prompt("Who?", ChatOptions(response_schema=schema))))
+        model.call(Prompt("Who?", ChatOptions(response_schema=schema, extra={"format": "json"})))
+    assert server.received[0].body["format"] == schema
+    assert server.received[1].body["format"] == schema
+    assert "".join(c.text for c in streamed) == '{"name": "Bob"}'
+    assert server.received[2].body["format"] == "json"  # a format given by hand wins

@@ -19,6 +19,7 @@ from replay_server import WEATHER, WEATHER_SCHEMA, ReplayServer, Reply, closed_p
 from springtail.messages import (
     AssistantMessage,
     ChatOptions,
+    Message,
     Prompt,
     SystemMessage,
     ToolCall,
@@ -66,7 +67,7 @@ def model_for(server: ReplayServer, **kwargs: Any) -> OpenAIChatModel:
 
 
 async def test_request_carries_messages_tools_and_options_in_chat_completions_form() -> None:
-    history = [
+    history: list[Message] = [
         SystemMessage("Be brief."),
         UserMessage("Weather in Oslo?"),
         AssistantMessage(tool_calls=(ToolCall("call_1", "weather", '{"city": "Oslo"}'),)),
@@ -215,7 +216,7 @@ async def test_stream_assembles_tool_call_fragments_and_repairs_malformed_ones(
 
 
 def test_sync_stream_yields_text_deltas() -> None:
-    events = [
+    events: list[dict[str, Any]] = [
         {"data": chunk({"content": "Hel"})},
         {"data": chunk({"content": "lo"}, "stop")},
         {"data": "[DONE]"},
@@ -230,7 +231,7 @@ def test_sync_stream_yields_text_deltas() -> None:
 def test_reasoning_text_is_kept_out_of_the_answer() -> None:
     complete = completion("42")
     complete["choices"][0]["message"]["reasoning_content"] = "6 times 7"
-    events = [
+    events: list[dict[str, Any]] = [
         {"data": chunk({"reasoning_content": "6 times"})},
         {"data": chunk({"reasoning_content": " 7"})},
         {"data": chunk({"content": "42"}, "stop")},
@@ -409,3 +410,60 @@ def test_chat_client_tool_loop_runs_against_the_real_server(llama_server: str) -
     assert len(asked) == 1
     assert "oslo" in asked[0].lower()
     assert answer == f"Sunny in {asked[0]}"
+
+
+PERSON_SCHEMA = {
+    "title": "Person record",
+    "type": "object",
+    "properties": {"name": {"type": "string"}, "age": {"type": "integer"}},
+    "required": ["name", "age"],
+    "additionalProperties": False,
+}
+
+
+def test_a_response_schema_is_sent_natively_as_response_format() -> None:
+    loose = {"type": "object", "properties": {"name": {"type": "string"}}}  # optional, open
+    script = [Reply(json=completion('{"name": "Bob", "age": 7}')), Reply(json=completion("{}"))]
+    with ReplayServer(script) as server:
+        model = model_for(server)
+        answer = model.call(Prompt("Who?", ChatOptions(response_schema=PERSON_SCHEMA)))
+        model.call(Prompt("Who?", ChatOptions(response_schema=loose)))
+    assert answer.text == '{"name": "Bob", "age": 7}'
+    assert server.received[0].body["response_format"] == {
+        "type": "json_schema",
+        "json_schema": {"name": "Person_record", "schema": PERSON_SCHEMA, "strict": True},
+    }
+    # A schema that strict mode would reject is sent without strict.
+    assert server.received[1].body["response_format"]["json_schema"] == {
+        "name": "response",
+        "schema": loose,
+        "strict": False,
+    }
+
+
+async def test_a_streamed_request_carries_the_response_format_and_none_without_a_schema() -> None:
+    events: list[dict[str, Any]] = [{"data": chunk({"content": "{}"}, "stop")}, {"data": "[DONE]"}]
+    with ReplayServer([Reply(sse=events), Reply(json=completion())]) as server:
+        model = model_for(server)
+        prompt = Prompt("Who?", ChatOptions(response_schema=PERSON_SCHEMA))
+        assert "".join([c.text async for c in model.astream(prompt)]) == "{}"
+        await model.acall(Prompt("hi"))
+    assert server.received[0].body["response_format"]["json_schema"]["strict"] is True
+    assert "response_format" not in server.received[1].body
+
+
+def test_strict_mode_is_asked_only_when_every_nested_object_is_closed() -> None:
+    from springtail.models._openai import strict_compatible
+
+    closed = {"type": "object", "properties": {}, "required": [], "additionalProperties": False}
+    nested_open = {
+        **PERSON_SCHEMA,
+        "properties": {"pet": {"$ref": "#/$defs/Pet"}},
+        "required": ["pet"],
+        "$defs": {"Pet": {"type": "object", "properties": {"kind": {"type": "string"}}}},
+    }
+    assert strict_compatible(closed)
+    assert strict_compatible({"type": "array", "items": PERSON_SCHEMA})
+    assert not strict_compatible({"type": "array", "items": {"type": "object"}})
+    assert not strict_compatible(nested_open)
+    assert not strict_compatible({"anyOf": [PERSON_SCHEMA, {"type": "object"}]})

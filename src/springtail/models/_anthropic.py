@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from springtail._sync import iterate_sync, run_sync
 from springtail.messages import (
     AssistantMessage,
     ChatOptions,
@@ -31,7 +30,7 @@ from springtail.messages import (
     Usage,
     UserMessage,
 )
-from springtail.models._base import ModelError, ModelUnavailableError
+from springtail.models._base import ChatModel, ModelError, ModelUnavailableError
 from springtail.models._loop_clients import LoopClients, import_sdk
 from springtail.models._wire import (
     ToolCallAssembler,
@@ -52,7 +51,7 @@ DEFAULT_MODEL = "claude-sonnet-5-5"
 _TOOL_CHOICE_KEYWORDS = {"auto": "auto", "any": "any", "none": "none", "required": "any"}
 
 
-class AnthropicChatModel:
+class AnthropicChatModel(ChatModel):
     """A Claude model behind Anthropic's Messages API.
 
     Args:
@@ -67,6 +66,10 @@ class AnthropicChatModel:
         timeout: Seconds one HTTP attempt may take.
         max_retries: Retries of 429, 5xx, timeouts and dropped connections
             (the SDK's backoff: 0.5 s doubling up to 8 s, with jitter).
+
+    The Messages API has no native JSON-schema output, so
+    ``ChatOptions.response_schema`` is not sent: the instructions the client
+    adds to the prompt carry it (:attr:`native_response_schema` is ``False``).
 
     Raises:
         ModelUnavailableError: No API key was given or found.
@@ -106,43 +109,30 @@ class AnthropicChatModel:
     def __repr__(self) -> str:
         return f"AnthropicChatModel(model={self.model!r})"
 
-    # -- the ChatModel protocol -------------------------------------------------
-
-    def call(self, prompt: Prompt) -> ChatResponse:
-        """Send the prompt and wait for the whole answer."""
-        return run_sync(self.acall(prompt))
+    # -- the ChatModel interface ------------------------------------------------
 
     async def acall(self, prompt: Prompt) -> ChatResponse:
         """Send the prompt and wait for the whole answer."""
         request = self._request(prompt)
-        try:
+        with self.translating_errors(model=request["model"]):
             message = await self._client().messages.create(**request)
-        except Exception as exc:
-            raise self._translate_error(exc, request["model"]) from exc
-        return _response_from_message(message)
-
-    def stream(self, prompt: Prompt) -> Iterator[ChatResponse]:
-        """Stream the answer: text deltas as they come, each tool call when its block ends."""
-        return iterate_sync(lambda: self.astream(prompt))
+            return _response_from_message(message)
 
     async def astream(self, prompt: Prompt) -> AsyncIterator[ChatResponse]:
         """Stream the answer: text deltas as they come, each tool call when its block ends."""
         request = self._request(prompt)
         request["stream"] = True
-        try:
+        with self.translating_errors(model=request["model"]):
             events = await self._client().messages.create(**request)
-        except Exception as exc:
-            raise self._translate_error(exc, request["model"]) from exc
         state = _StreamState()
-        try:
-            async for event in events:
-                chunk = state.add(event)
-                if chunk is not None:
-                    yield chunk
-        except Exception as exc:
-            raise self._translate_error(exc, request["model"]) from exc
-        finally:
-            await events.close()
+        with self.translating_errors(model=request["model"]):
+            try:
+                async for event in events:
+                    chunk = state.add(event)
+                    if chunk is not None:
+                        yield chunk
+            finally:
+                await events.close()
         yield state.final_chunk()
 
     async def aclose(self) -> None:
@@ -205,11 +195,13 @@ class AnthropicChatModel:
             request["extra_body"] = extra
         return request
 
-    def _translate_error(self, exc: Exception, model: str) -> Exception:
+    def translate_error(self, exc: Exception, *, model: str | None = None) -> ModelError:
+        """One sentence for each way the Messages API can fail."""
+        model = model or self.model
         try:
             import anthropic
         except ImportError:  # pragma: no cover - the request could not have been sent
-            return exc
+            return super().translate_error(exc, model=model)
         where = f"the Anthropic API at {self.base_url}"
         if isinstance(exc, anthropic.APITimeoutError):
             return ModelError(
@@ -231,7 +223,7 @@ class AnthropicChatModel:
             )
         if isinstance(exc, anthropic.APIStatusError):
             return ModelError(f"Anthropic answered {exc.status_code}: {_status_message(exc)}")
-        return exc
+        return super().translate_error(exc, model=model)
 
 
 def _status_message(exc: Any) -> str:

@@ -17,10 +17,9 @@ and timeouts are retried with :mod:`springtail.models._retry`.
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
-from typing import Any
+from collections.abc import AsyncIterator, Mapping, Sequence
+from typing import Any, ClassVar
 
-from springtail._sync import iterate_sync, run_sync
 from springtail.messages import (
     AssistantMessage,
     ChatOptions,
@@ -36,7 +35,7 @@ from springtail.messages import (
     Usage,
     UserMessage,
 )
-from springtail.models._base import ModelError, ModelUnavailableError
+from springtail.models._base import ChatModel, ModelError, ModelUnavailableError
 from springtail.models._loop_clients import LoopClients, import_sdk
 from springtail.models._retry import RetryPolicy, retry_async
 from springtail.models._wire import (
@@ -44,6 +43,7 @@ from springtail.models._wire import (
     effective_options,
     function_tools,
     object_to_arguments,
+    plain_json,
     repair_tool_call,
     tool_definitions,
 )
@@ -57,7 +57,7 @@ _TOP_LEVEL_EXTRA = frozenset({"format", "think", "keep_alive", "logprobs", "top_
 """``ChatOptions.extra`` keys for the top of the request; all others are model options."""
 
 
-class OllamaChatModel:
+class OllamaChatModel(ChatModel):
     """A chat model served by Ollama.
 
     Args:
@@ -78,7 +78,12 @@ class OllamaChatModel:
         max_retries: Retries of 429, 5xx and timeouts (0.5 s doubling up to
             8 s, with jitter). A refused connection is not retried: the server
             is not running, and the error says how to start it.
+
+    ``ChatOptions.response_schema`` is sent natively, as ``format`` (an
+    ``extra["format"]`` given by hand wins).
     """
+
+    native_response_schema: ClassVar[bool] = True
 
     def __init__(
         self,
@@ -103,11 +108,7 @@ class OllamaChatModel:
     def __repr__(self) -> str:
         return f"OllamaChatModel(model={self.model!r}, host={self.host!r})"
 
-    # -- the ChatModel protocol -------------------------------------------------
-
-    def call(self, prompt: Prompt) -> ChatResponse:
-        """Send the prompt and wait for the whole answer."""
-        return run_sync(self.acall(prompt))
+    # -- the ChatModel interface ------------------------------------------------
 
     async def acall(self, prompt: Prompt) -> ChatResponse:
         """Send the prompt and wait for the whole answer."""
@@ -117,10 +118,8 @@ class OllamaChatModel:
         async def attempt() -> Any:
             return await client._request(dict, "POST", "/api/chat", json=body, stream=False)
 
-        try:
+        with self.translating_errors(model=body["model"]):
             data = await retry_async(attempt, policy=self.retry, retryable=_retryable)
-        except Exception as exc:
-            raise self._translate_error(exc, body["model"]) from exc
         message = data.get("message") or {}
         return ChatResponse(
             (
@@ -134,10 +133,6 @@ class OllamaChatModel:
             ),
             _metadata(data),
         )
-
-    def stream(self, prompt: Prompt) -> Iterator[ChatResponse]:
-        """Stream the answer: text deltas as they come, tool calls in the last chunk."""
-        return iterate_sync(lambda: self.astream(prompt))
 
     async def astream(self, prompt: Prompt) -> AsyncIterator[ChatResponse]:
         """Stream the answer: text deltas as they come, tool calls in the last chunk."""
@@ -153,38 +148,35 @@ class OllamaChatModel:
             except StopAsyncIteration:
                 return lines, None
 
-        try:
+        with self.translating_errors(model=body["model"]):
             lines, first = await retry_async(open_stream, policy=self.retry, retryable=_retryable)
-        except Exception as exc:
-            raise self._translate_error(exc, body["model"]) from exc
         calls: list[ToolCall] = []
         last: Mapping[str, Any] = {}
-        try:
-            part = first
-            while part is not None:
-                last = part
-                message = part.get("message") or {}
-                calls.extend(_tool_calls(message.get("tool_calls")))
-                text = message.get("content") or ""
-                thinking = message.get("thinking")
-                if text or thinking:
-                    yield ChatResponse(
-                        (
-                            Generation(
-                                AssistantMessage(text=text),
-                                _generation_metadata(None, thinking),
+        with self.translating_errors(model=body["model"]):
+            try:
+                part = first
+                while part is not None:
+                    last = part
+                    message = part.get("message") or {}
+                    calls.extend(_tool_calls(message.get("tool_calls")))
+                    text = message.get("content") or ""
+                    thinking = message.get("thinking")
+                    if text or thinking:
+                        yield ChatResponse(
+                            (
+                                Generation(
+                                    AssistantMessage(text=text),
+                                    _generation_metadata(None, thinking),
+                                ),
                             ),
-                        ),
-                        ChatResponseMetadata(model=part.get("model")),
-                    )
-                try:
-                    part = await lines.__anext__()
-                except StopAsyncIteration:
-                    part = None
-        except Exception as exc:
-            raise self._translate_error(exc, body["model"]) from exc
-        finally:
-            await lines.aclose()
+                            ChatResponseMetadata(model=part.get("model")),
+                        )
+                    try:
+                        part = await lines.__anext__()
+                    except StopAsyncIteration:
+                        part = None
+            finally:
+                await lines.aclose()
         yield ChatResponse(
             (
                 Generation(
@@ -218,6 +210,8 @@ class OllamaChatModel:
             body["think"] = self.think
         if self.keep_alive is not None:
             body["keep_alive"] = self.keep_alive
+        if options.response_schema is not None:
+            body["format"] = plain_json(options.response_schema)
         model_options: dict[str, Any] = {}
         for name, wire in (
             ("temperature", "temperature"),
@@ -241,7 +235,9 @@ class OllamaChatModel:
             body["options"] = model_options
         return body
 
-    def _translate_error(self, exc: Exception, model: str) -> Exception:
+    def translate_error(self, exc: Exception, *, model: str | None = None) -> ModelError:
+        """One sentence for each way Ollama can fail."""
+        model = model or self.model
         status = getattr(exc, "status_code", None)
         if _is_connection_error(exc):
             return ModelUnavailableError(
@@ -264,7 +260,7 @@ class OllamaChatModel:
             if status < 0:  # an error line in the middle of a stream
                 return ModelError(f"{where} reported an error: {detail}")
             return ModelError(f"{where} answered {status}: {detail}")
-        return exc
+        return super().translate_error(exc, model=model)
 
 
 def _is_connection_error(exc: BaseException) -> bool:

@@ -11,10 +11,10 @@ those who use it. Retries of 429, 5xx and timeouts are the SDK's own
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+import re
+from collections.abc import AsyncIterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from springtail._sync import iterate_sync, run_sync
 from springtail.messages import (
     AssistantMessage,
     ChatOptions,
@@ -29,12 +29,13 @@ from springtail.messages import (
     Usage,
     UserMessage,
 )
-from springtail.models._base import ModelError, ModelUnavailableError
+from springtail.models._base import ChatModel, ModelError, ModelUnavailableError
 from springtail.models._loop_clients import LoopClients, import_sdk
 from springtail.models._wire import (
     ToolCallAssembler,
     effective_options,
     function_tools,
+    plain_json,
     repair_tool_call,
     tool_definitions,
     usage_value,
@@ -52,7 +53,7 @@ COMPATIBLE_DUMMY_KEY = "not-needed"
 _TOOL_CHOICE_KEYWORDS = frozenset({"auto", "none", "required"})
 
 
-class OpenAIChatModel:
+class OpenAIChatModel(ChatModel):
     """A chat model behind the OpenAI chat-completions API.
 
     Args:
@@ -72,9 +73,14 @@ class OpenAIChatModel:
             (``stream_options.include_usage``); turn off for a server that
             rejects the field.
 
+    ``ChatOptions.response_schema`` is sent natively, as
+    ``response_format={"type": "json_schema", ...}``.
+
     Raises:
         ModelUnavailableError: No API key for OpenAI's own endpoint.
     """
+
+    native_response_schema: ClassVar[bool] = True
 
     def __init__(
         self,
@@ -110,24 +116,14 @@ class OpenAIChatModel:
     def __repr__(self) -> str:
         return f"OpenAIChatModel(model={self.model!r}, base_url={self.base_url!r})"
 
-    # -- the ChatModel protocol -------------------------------------------------
-
-    def call(self, prompt: Prompt) -> ChatResponse:
-        """Send the prompt and wait for the whole answer."""
-        return run_sync(self.acall(prompt))
+    # -- the ChatModel interface ------------------------------------------------
 
     async def acall(self, prompt: Prompt) -> ChatResponse:
         """Send the prompt and wait for the whole answer."""
         request = self._request(prompt)
-        try:
+        with self.translating_errors(model=request["model"]):
             completion = await self._client().chat.completions.create(**request)
-        except Exception as exc:
-            raise self._translate_error(exc, request["model"]) from exc
-        return _response_from_completion(completion)
-
-    def stream(self, prompt: Prompt) -> Iterator[ChatResponse]:
-        """Stream the answer: text deltas as they come, each tool call once complete."""
-        return iterate_sync(lambda: self.astream(prompt))
+            return _response_from_completion(completion)
 
     async def astream(self, prompt: Prompt) -> AsyncIterator[ChatResponse]:
         """Stream the answer: text deltas as they come, each tool call once complete."""
@@ -135,20 +131,17 @@ class OpenAIChatModel:
         request["stream"] = True
         if self.stream_usage:
             request["stream_options"] = {"include_usage": True}
-        try:
+        with self.translating_errors(model=request["model"]):
             chunks = await self._client().chat.completions.create(**request)
-        except Exception as exc:
-            raise self._translate_error(exc, request["model"]) from exc
         state = _StreamState()
-        try:
-            async for chunk in chunks:
-                delta_text, thinking = state.add(chunk)
-                if delta_text or thinking:
-                    yield state.text_chunk(delta_text, thinking)
-        except Exception as exc:
-            raise self._translate_error(exc, request["model"]) from exc
-        finally:
-            await chunks.close()
+        with self.translating_errors(model=request["model"]):
+            try:
+                async for chunk in chunks:
+                    delta_text, thinking = state.add(chunk)
+                    if delta_text or thinking:
+                        yield state.text_chunk(delta_text, thinking)
+            finally:
+                await chunks.close()
         yield state.final_chunk()
 
     async def aclose(self) -> None:
@@ -189,6 +182,8 @@ class OpenAIChatModel:
                 request[name] = value
         if options.stop:
             request["stop"] = list(options.stop)
+        if options.response_schema is not None:
+            request["response_format"] = response_format(options.response_schema)
         extra = dict(options.extra)
         tool_choice = extra.pop("tool_choice", None)
         if tool_choice is not None:
@@ -197,11 +192,13 @@ class OpenAIChatModel:
             request["extra_body"] = extra
         return request
 
-    def _translate_error(self, exc: Exception, model: str) -> Exception:
+    def translate_error(self, exc: Exception, *, model: str | None = None) -> ModelError:
+        """One sentence for each way an OpenAI-compatible server can fail."""
+        model = model or self.model
         try:
             import openai
         except ImportError:  # pragma: no cover - the request could not have been sent
-            return exc
+            return super().translate_error(exc, model=model)
         server = f"The server at {self.base_url}"
         if isinstance(exc, openai.APITimeoutError):
             return ModelError(
@@ -225,7 +222,7 @@ class OpenAIChatModel:
             )
         if isinstance(exc, openai.APIStatusError):
             return ModelError(f"{server} answered {exc.status_code}: {_status_message(exc)}")
-        return exc
+        return super().translate_error(exc, model=model)
 
 
 def _status_message(exc: Any) -> str:
@@ -237,6 +234,53 @@ def _status_message(exc: Any) -> str:
         if isinstance(error, str):
             return error
     return str(getattr(exc, "message", exc))
+
+
+def response_format(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """``ChatOptions.response_schema`` as chat completions' ``response_format``.
+
+    The name is the schema's ``title`` cut to the characters OpenAI accepts
+    (``response`` without one). ``strict`` is asked for only when the schema
+    meets strict mode's rules (every object closed with
+    ``additionalProperties: false`` and listing all its properties as
+    required): OpenAI rejects a strict request whose schema does not, and
+    Pydantic's schemas of models with optional fields do not.
+    """
+    plain = plain_json(schema)
+    title = plain.get("title") if isinstance(plain, dict) else None
+    name = re.sub(r"[^A-Za-z0-9_-]", "_", title)[:64] if isinstance(title, str) else ""
+    return {
+        "type": "json_schema",
+        "json_schema": {
+            "name": name or "response",
+            "schema": plain,
+            "strict": strict_compatible(plain),
+        },
+    }
+
+
+def strict_compatible(schema: Any) -> bool:
+    """Whether every object in ``schema`` is closed and requires all its properties."""
+    if not isinstance(schema, dict):
+        return True
+    properties = schema.get("properties")
+    if schema.get("type") == "object" or isinstance(properties, dict):
+        names = set(properties) if isinstance(properties, dict) else set()
+        if schema.get("additionalProperties") is not False:
+            return False
+        if set(schema.get("required") or ()) != names:
+            return False
+    children: list[Any] = []
+    for key in ("properties", "$defs", "definitions"):
+        if isinstance(schema.get(key), dict):
+            children.extend(schema[key].values())
+    for key in ("anyOf", "oneOf", "allOf", "prefixItems"):
+        if isinstance(schema.get(key), list):
+            children.extend(schema[key])
+    for key in ("items", "additionalProperties", "not"):
+        if isinstance(schema.get(key), dict):
+            children.append(schema[key])
+    return all(strict_compatible(child) for child in children)
 
 
 def _tool_choice(value: Any) -> Any:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import replace
 from typing import TypeAlias
 
@@ -25,7 +25,7 @@ from springtail.messages import (
     Prompt,
     Usage,
 )
-from springtail.models._base import ModelError
+from springtail.models._base import ChatModel, ModelError
 
 __all__ = ["ScriptExhaustedError", "ScriptItem", "ScriptedChatModel"]
 
@@ -58,7 +58,7 @@ class ScriptExhaustedError(ModelError):
         self.prompt = prompt
 
 
-class ScriptedChatModel:
+class ScriptedChatModel(ChatModel):
     """A deterministic chat model that replies with the items of ``script`` in order.
 
     Each ``call``/``acall``/``stream``/``astream`` consumes the next item. An
@@ -109,17 +109,9 @@ class ScriptedChatModel:
         reply = item(prompt) if callable(item) else item
         return _to_response(reply)
 
-    def call(self, prompt: Prompt) -> ChatResponse:
-        """Reply with the next item of the script."""
-        return self._next(prompt)
-
     async def acall(self, prompt: Prompt) -> ChatResponse:
         """Reply with the next item of the script."""
         return self._next(prompt)
-
-    def stream(self, prompt: Prompt) -> Iterator[ChatResponse]:
-        """Stream the next item: text in several deltas, tool calls and usage last."""
-        return iter(_chunks(self._next(prompt)))
 
     async def astream(self, prompt: Prompt) -> AsyncIterator[ChatResponse]:
         """Stream the next item: text in several deltas, tool calls and usage last."""
