@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.text import Text
 
 from springtail import ChatMemoryError, ModelError, ModelUnavailableError
+from support_bot._files import private_file
 from support_bot._model import DEFAULT_MODEL_URI, build_model
 from support_bot._store import Store, StoreError
 from support_bot.steps import STEPS, Step, StepEnv, build_step
@@ -149,7 +150,15 @@ def _subcommands() -> list[Subcommand]:
     plain ``support-bot`` does not import it. Keep that module's top-level
     imports light: its parser is built on every start.
     """
-    return [ASK]
+    from support_bot.serve._command import add_arguments as add_serve_arguments, run as run_serve
+
+    serve = Subcommand(
+        name="serve",
+        help="run the chatbot as a web service (page, JSON API, streamed answers)",
+        add_arguments=add_serve_arguments,
+        run=run_serve,
+    )
+    return [ASK, serve]
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -239,9 +248,12 @@ def _run(args: argparse.Namespace, *, request: str | None) -> int:
     if request is not None:
         return _ask(step, reporter, request)
     _banner(step, label, store, out if interactive else err)
-    read_line = (
-        PromptLineReader(store.path.parent / HISTORY_FILENAME) if interactive else PlainLineReader()
-    )
+    if interactive:
+        history = store.path.parent / HISTORY_FILENAME
+        private_file(history)  # what was typed, customers' details included
+        read_line: Callable[[str], str | None] = PromptLineReader(history)
+    else:
+        read_line = PlainLineReader()
     return run_chat(step, reporter, read_line, out, prompt="you> ")
 
 

@@ -1,0 +1,145 @@
+"""``support-bot serve [--host H] [--port P] [--database URL] [--model URI] [--token T]``.
+
+Builds the store and the configuration (refusing unsafe settings in one
+sentence), then runs the app on uvicorn until Ctrl-C. The model loads in the
+background, so ``/healthz`` answers at once and ``/readyz`` when it is ready.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from springtail import ChatModel
+    from support_bot._store_base import BusinessStore
+
+__all__ = ["TOKEN_ENV", "add_arguments", "run"]
+
+TOKEN_ENV = "SUPPORT_BOT_TOKEN"
+EXIT_USAGE = 2
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``serve``'s own options (``--model``, ``--data-dir``, ``--threads`` are common)."""
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="interface to listen on (default 127.0.0.1; any other needs --token)",
+    )
+    parser.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")
+    parser.add_argument(
+        "--database",
+        metavar="URL",
+        help="postgresql://user:password@host/db to share one database between processes, "
+        "or a SQLite file (default: support-bot.db in the data folder)",
+    )
+    parser.add_argument(
+        "--token",
+        help=f"access token every request must carry (default ${TOKEN_ENV}); "
+        "required unless listening on loopback",
+    )
+    parser.add_argument(
+        "--approval-timeout",
+        type=float,
+        default=120.0,
+        metavar="SECONDS",
+        help="how long a reservation waits for approve/deny before it counts as denied "
+        "(default 120)",
+    )
+    parser.add_argument(
+        "--rate-limit",
+        type=int,
+        default=120,
+        metavar="PER_MINUTE",
+        help="requests per minute per client address (default 120; 0 turns it off)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until interrupted; returns the exit code."""
+    from support_bot.serve._config import ServeConfig, ServeConfigError
+
+    token = args.token or os.environ.get(TOKEN_ENV) or None
+    model_uri: str = args.model
+    try:
+        config = ServeConfig(
+            host=args.host,
+            port=args.port,
+            token=token,
+            approval_timeout_s=args.approval_timeout,
+            rate_limit_per_min=args.rate_limit,
+            serial_model=_is_embedded(model_uri),
+        )
+    except ServeConfigError as exc:
+        print(f"support-bot serve: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    store = open_store(args.database, args.data_dir)
+    threads: int | None = args.threads
+
+    def load_model() -> ChatModel:
+        return build_serve_model(model_uri, threads=threads)
+
+    import uvicorn
+
+    from support_bot.serve._app import create_app
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    app = create_app(config=config, store=store, load_model=load_model, model_label=model_uri)
+    print(
+        f"support-bot serve: http://{_url_host(config.host)}:{config.port}/ · model {model_uri} "
+        f"· data {store.location}"
+        + (" · token required" if config.token else " · loopback only, no token"),
+        file=sys.stderr,
+        flush=True,
+    )
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app,
+            host=config.host,
+            port=config.port,
+            log_level="warning",
+            access_log=False,
+            timeout_graceful_shutdown=5,
+        )
+    )
+    server.run()
+    return 0
+
+
+def open_store(database: str | None, data_dir: Path | None) -> BusinessStore:
+    """The store ``--database`` names: PostgreSQL, a SQLite file, or the data folder's file."""
+    from support_bot._store import Store
+    from support_bot._store_postgres import PostgresStore, is_postgres_url
+
+    if database and is_postgres_url(database):
+        return PostgresStore(database)
+    if database:
+        path = Path(database.removeprefix("sqlite:///")).expanduser()
+        return Store(path)
+    return Store.in_data_dir(data_dir)
+
+
+def build_serve_model(uri: str, *, threads: int | None = None) -> ChatModel:
+    """The model for ``uri``; ``scripted:demo`` is the rule-based demo model (tests, benchmarks)."""
+    from support_bot.serve._demo_model import DEMO_MODEL_URI, DemoChatModel
+
+    if uri.strip() == DEMO_MODEL_URI:
+        return DemoChatModel()
+    from support_bot._model import build_model
+
+    return build_model(uri, threads=threads)[0]
+
+
+def _is_embedded(uri: str) -> bool:
+    from support_bot._model import SCRIPT_ENV
+
+    return uri.strip().lower().startswith("llamacpp:") and not os.environ.get(SCRIPT_ENV)
+
+
+def _url_host(host: str) -> str:
+    return f"[{host}]" if ":" in host else host

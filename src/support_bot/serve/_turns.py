@@ -1,0 +1,254 @@
+"""One chat turn of the web service, as a stream of events.
+
+The service runs the same conversation as the terminal's ``final`` step
+(the same tools, system prompt, memory window and advisor order, built by
+``support_bot.steps.final.final_client``); what differs is where things go. Each
+turn runs in its own task and reports :class:`TurnEvent` values on a queue
+that the HTTP response turns into server-sent events. A tool that needs
+approval (``product_reserve``) makes the turn publish ``approval_requested``
+and wait for :meth:`ChatService.decide`, or for the timeout, which counts as
+a denial the model reads like any other. Only the waiting turn waits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any
+
+from springtail import (
+    ChatMemory,
+    ChatMemoryError,
+    ChatModel,
+    DefaultToolExecutionExceptionProcessor,
+    MessageWindowChatMemory,
+    ModelError,
+    TextDelta,
+    ToolCall,
+    ToolCallFinished,
+    ToolCallingManager,
+    ToolCallStarted,
+    ToolDefinition,
+)
+from support_bot._store_base import BusinessStore, StoreError
+from support_bot.serve._config import ServeConfig
+from support_bot.serve._gate import ModelGate
+from support_bot.serve._memory import TurnBufferedMemory
+from support_bot.steps.final import MEMORY_WINDOW, final_client
+from support_bot.tools import all_tools
+
+__all__ = ["ChatService", "ConversationBusyError", "Turn", "TurnEvent"]
+
+log = logging.getLogger("support_bot.serve")
+
+TERMINAL_EVENTS = frozenset({"done", "error"})
+"""Events after which a turn's stream ends."""
+
+
+class ConversationBusyError(Exception):
+    """A turn of this conversation is already running on this process."""
+
+
+@dataclass(frozen=True, slots=True)
+class TurnEvent:
+    """One server-sent event: its name and JSON-able data."""
+
+    name: str
+    data: dict[str, Any]
+
+
+@dataclass(eq=False)
+class Turn:
+    """A running turn: its events and the approvals it waits for."""
+
+    conversation_id: str
+    text: str
+    events: asyncio.Queue[TurnEvent] = field(default_factory=asyncio.Queue)
+    approvals: dict[str, asyncio.Future[bool]] = field(default_factory=dict)
+    in_gate: bool = False
+
+    def emit(self, event: str, /, **data: Any) -> None:
+        """Publish an event to the client."""
+        self.events.put_nowait(TurnEvent(event, data))
+
+    def on_position(self, position: int) -> None:
+        """The turn is queued for the model at ``position`` (1 = next)."""
+        self.emit("queued", position=position)
+
+
+_current_turn: ContextVar[Turn | None] = ContextVar("support_bot_serve_current_turn", default=None)
+
+
+class ChatService:
+    """Runs turns for every conversation of one process, over one model and one store."""
+
+    def __init__(
+        self,
+        *,
+        model: ChatModel,
+        store: BusinessStore,
+        config: ServeConfig,
+        user_name: str = "web user",
+    ) -> None:
+        self._store = store
+        self._config = config
+        self._user_name = user_name
+        self.memory = TurnBufferedMemory(
+            MessageWindowChatMemory(
+                repository=store.chat_memory_repository(), max_messages=MEMORY_WINDOW
+            )
+        )
+        manager = ToolCallingManager(
+            exception_processor=DefaultToolExecutionExceptionProcessor(
+                always_throw=False, rethrow=(StoreError,)
+            ),
+            approver=self._approve,
+        )
+        self._client = final_client(
+            model, tools=all_tools(store), memory=self.memory, manager=manager
+        )
+        self.gate = ModelGate(1 if config.serial_model else config.max_concurrent_turns)
+        self._active: dict[str, Turn] = {}
+
+    def start(self, conversation_id: str, text: str) -> Turn:
+        """Claim the conversation for a new turn (run it with :meth:`run`).
+
+        Raises:
+            ConversationBusyError: a turn of this conversation is running here.
+        """
+        if conversation_id in self._active:
+            raise ConversationBusyError(conversation_id)
+        turn = Turn(conversation_id, text)
+        self._active[conversation_id] = turn
+        return turn
+
+    async def run(self, turn: Turn) -> None:
+        """Run the turn to its end, publishing events; saves it only when it completes."""
+        token = _current_turn.set(turn)
+        try:
+            await self._run(turn)
+        except asyncio.CancelledError:
+            log.info("turn of %s cancelled; nothing saved", turn.conversation_id)
+            raise
+        except ModelError as exc:
+            turn.emit("error", message=f"The model failed: {exc} Nothing was saved.")
+        except (StoreError, ChatMemoryError):
+            log.exception("turn of %s: database failure", turn.conversation_id)
+            turn.emit("error", message="The database failed; nothing was saved. Try again.")
+        except Exception:
+            log.exception("turn of %s failed", turn.conversation_id)
+            turn.emit(
+                "error",
+                message="Something went wrong on the server; nothing was saved. Try again.",
+            )
+        finally:
+            _current_turn.reset(token)
+            self._active.pop(turn.conversation_id, None)
+            for pending in turn.approvals.values():
+                pending.cancel()
+
+    async def _run(self, turn: Turn) -> None:
+        cid = turn.conversation_id
+        started = time.perf_counter()
+        with self.memory.turn() as buffer:
+            await self.gate.acquire(turn.on_position)
+            turn.in_gate = True
+            parts: list[str] = []
+            arguments: dict[str, str] = {}
+            try:
+                turn.emit("started")
+                spec = (
+                    self._client.prompt(turn.text)
+                    .advisor_param(ChatMemory.CONVERSATION_ID, cid)
+                    .tool_context({"user_name": self._user_name, "conversation_id": cid})
+                )
+                async for event in spec.astream().events():
+                    if isinstance(event, TextDelta):
+                        if event.text:
+                            parts.append(event.text)
+                            turn.emit("text", delta=event.text)
+                    elif isinstance(event, ToolCallStarted):
+                        arguments[event.id] = event.arguments
+                        turn.emit(
+                            "tool_started",
+                            id=event.id,
+                            name=event.tool_name,
+                            arguments=event.arguments,
+                        )
+                    elif isinstance(event, ToolCallFinished):
+                        turn.emit(
+                            "tool_finished",
+                            id=event.id,
+                            name=event.tool_name,
+                            arguments=arguments.get(event.id, ""),
+                            result=event.result,
+                            is_error=event.is_error,
+                            duration_s=round(event.duration_s, 4),
+                        )
+            finally:
+                if turn.in_gate:
+                    turn.in_gate = False
+                    self.gate.release()
+            # All or nothing: the turn's messages reach the memory in one write.
+            title = " ".join(turn.text.split())[:60]
+            await asyncio.shield(asyncio.to_thread(self._save, buffer, cid, title))
+        turn.emit("done", answer="".join(parts), duration_s=round(time.perf_counter() - started, 4))
+
+    def _save(self, buffer: Any, conversation_id: str, title: str) -> None:
+        self.memory.commit(buffer)
+        self._store.count_turn(conversation_id, title)
+
+    async def _approve(self, call: ToolCall, definition: ToolDefinition) -> bool:
+        """The manager's approver: ask the web client and wait, out of the model's gate."""
+        turn = _current_turn.get()
+        if turn is None:
+            return False
+        approval_id = secrets.token_urlsafe(12)
+        decision: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        turn.approvals[approval_id] = decision
+        timeout = self._config.approval_timeout_s
+        turn.emit(
+            "approval_requested",
+            approval_id=approval_id,
+            id=call.id,
+            name=call.name,
+            arguments=call.arguments,
+            timeout_s=timeout,
+        )
+        if turn.in_gate:  # a person may take minutes: let queued turns use the model
+            turn.in_gate = False
+            self.gate.release()
+        reason = "user"
+        try:
+            approved = await asyncio.wait_for(decision, timeout)
+        except TimeoutError:
+            approved, reason = False, "timeout"
+        finally:
+            turn.approvals.pop(approval_id, None)
+        await self.gate.acquire(turn.on_position)
+        turn.in_gate = True
+        turn.emit("approval_decided", approval_id=approval_id, approved=approved, reason=reason)
+        return approved
+
+    def decide(self, conversation_id: str, approval_id: str, approved: bool) -> bool:
+        """Answer a pending approval; ``False`` when none is pending under this id here."""
+        turn = self._active.get(conversation_id)
+        decision = turn.approvals.get(approval_id) if turn is not None else None
+        if decision is None or decision.done():
+            return False
+        decision.set_result(approved)
+        return True
+
+    def running(self, conversation_id: str) -> bool:
+        """Whether a turn of this conversation is running here."""
+        return conversation_id in self._active
+
+    @property
+    def active_turns(self) -> Sequence[str]:
+        """Conversations with a running turn."""
+        return tuple(self._active)
