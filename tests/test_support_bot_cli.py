@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import stat
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -309,3 +310,35 @@ def test_bad_threads_after_the_subcommand_is_a_usage_error(
         main(["ask", "hi", "--threads", "0"])
     assert info.value.code == 2
     assert "--threads must be at least 1" in capsys.readouterr().err
+
+
+# -- the data folder holds customer data: owner-only modes ---------------------
+
+
+def file_mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def test_a_new_data_folder_is_0700_and_the_database_0600(data_dir: Path) -> None:
+    old = os.umask(0o022)
+    try:
+        result = run_bot(["ask", "hi"], data_dir, script=["hi"])
+    finally:
+        os.umask(old)
+    assert result.returncode == 0, result.stderr
+    assert file_mode(data_dir) == 0o700
+    files = [p for p in data_dir.iterdir() if p.name.startswith(DB_FILENAME)]
+    assert files
+    assert all(file_mode(p) == 0o600 for p in files), [(p.name, oct(file_mode(p))) for p in files]
+
+
+def test_the_step5_log_is_0600(data_dir: Path) -> None:
+    old = os.umask(0o022)
+    try:
+        result = run_bot(["--step", "step5", "ask", "hi"], data_dir, script=["hi"])
+    finally:
+        os.umask(old)
+    assert result.returncode == 0, result.stderr
+    log = data_dir / "support-bot.log"
+    assert "hi" in log.read_text()
+    assert file_mode(log) == 0o600

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from springtail import ChatClient, Message, SimpleLoggerAdvisor, ToolCallback, ToolCallingAdvisor
+from support_bot._files import private_file
 from support_bot.steps._base import SYSTEM_PROMPT, StepEnv, make_manager
 from support_bot.steps._turns import Transcript, stream_turn
 from support_bot.tools import all_tools
@@ -27,6 +28,7 @@ def _log_to(path: Path) -> None:
     for handler in logger.handlers:
         if isinstance(handler, logging.FileHandler) and Path(handler.baseFilename) == path:
             return
+    private_file(path)  # the log holds the chat: readable by its owner only
     handler = logging.FileHandler(path, encoding="utf-8", delay=True)
     handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(message)s"))
     logger.addHandler(handler)
