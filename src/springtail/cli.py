@@ -131,6 +131,38 @@ def _cmd_model_file(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_mcp_serve(args: argparse.Namespace) -> int:
+    from springtail.mcp._cli import serve_command
+
+    if os.getcwd() not in sys.path:  # like `python -m`: the current folder's modules can be named
+        sys.path.insert(0, os.getcwd())
+    return serve_command(
+        [_load_source(spec) for spec in args.sources],
+        name=args.name,
+        http=args.http,
+        host=args.host,
+        port=args.port,
+        approve_all=args.yes,
+    )
+
+
+def _add_mcp_command(commands: Any) -> None:
+    mcp = commands.add_parser("mcp", help="serve tools to MCP clients (needs springtail[mcp])")
+    mcp_commands = mcp.add_subparsers(dest="mcp_command", required=True)
+    serve = mcp_commands.add_parser(
+        "serve", help="serve @tool functions or objects over MCP (stdio, or HTTP with --http)"
+    )
+    serve.add_argument("sources", nargs="+", metavar="MODULE:NAME", help="what to serve")
+    serve.add_argument("--http", action="store_true", help="Streamable HTTP instead of stdio")
+    serve.add_argument("--host", default="127.0.0.1", help="HTTP address (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="HTTP port; 0 picks a free one")
+    serve.add_argument("--name", default="springtail", help="the server's name for clients")
+    serve.add_argument(
+        "--yes", action="store_true", help="run tools that require approval without asking"
+    )
+    serve.set_defaults(handler=_cmd_mcp_serve)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="springtail", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -156,6 +188,7 @@ def _parser() -> argparse.ArgumentParser:
         "name", nargs="?", default="embedded", help="embedded or embedded-small"
     )
     model_file.set_defaults(handler=_cmd_model_file)
+    _add_mcp_command(commands)
     return parser
 
 

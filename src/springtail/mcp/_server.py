@@ -1,0 +1,274 @@
+"""springtail tools served to any MCP client, on the SDK's low-level ``Server``.
+
+The low-level server is used rather than the SDK's ``FastMCP`` because
+springtail already has what FastMCP would rebuild: the input schemas (sent
+exactly as a model sees them through springtail), argument validation with
+field-by-field messages, result conversion and approval. The server only
+translates: ``tools/list`` lists the callbacks' definitions, ``tools/call``
+runs ``callback.acall`` with the request's ``_meta`` as the ``ToolContext``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import sys
+from collections.abc import AsyncIterator, Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from springtail.mcp._meta import context_from_meta
+from springtail.tools import ToolCallback, ToolExecutionError
+
+if TYPE_CHECKING:
+    from mcp import types
+    from mcp.server.lowlevel import Server
+
+__all__ = ["create_server", "serve", "serve_http", "serve_stdio"]
+
+_APPROVAL_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "approve": {
+            "type": "boolean",
+            "title": "Approve",
+            "description": "Run the tool with these arguments",
+        }
+    },
+    "required": ["approve"],
+}
+
+
+def create_server(
+    tools: Sequence[Any],
+    *,
+    name: str = "springtail",
+    version: str | None = None,
+    instructions: str | None = None,
+    approve_all: bool = False,
+) -> Server[Any, Any]:
+    """An SDK ``Server`` that lists and runs ``tools``.
+
+    Args:
+        tools: What to serve: ``@tool`` functions, objects with ``@tool``
+            methods, ``ToolCallback``s, or lists of these (anything
+            :func:`~springtail.tools.tool_callbacks` takes).
+        name: The server's name in the ``initialize`` answer.
+        version: Its version; springtail's by default.
+        instructions: Sent to clients on connect.
+        approve_all: Run tools marked ``requires_approval`` without asking.
+            Otherwise the server asks the client's user through MCP
+            elicitation, and refuses the call when the client cannot ask or
+            the user does not approve.
+
+    Raises:
+        ValueError: a source holds no tools, or two tools share a name.
+    """
+    from mcp import types
+    from mcp.server.lowlevel import Server
+
+    from springtail.execution import DefaultToolExecutionExceptionProcessor
+    from springtail.tools import tool_callbacks
+
+    by_name = {cb.tool_definition.name: cb for cb in tool_callbacks(*tools)}
+    listed = [
+        types.Tool(
+            name=cb.tool_definition.name,
+            description=cb.tool_definition.description,
+            inputSchema=dict(cb.tool_definition.input_schema),
+        )
+        for cb in by_name.values()
+    ]
+    processor = DefaultToolExecutionExceptionProcessor(always_throw=False)
+    server: Server[Any, Any] = Server(
+        name, version=version or _version(), instructions=instructions
+    )
+
+    @server.list_tools()  # type: ignore[untyped-decorator,no-untyped-call]
+    async def list_tools() -> list[types.Tool]:
+        return listed
+
+    @server.call_tool(validate_input=False)  # type: ignore[untyped-decorator]
+    async def call_tool(tool_name: str, arguments: dict[str, Any]) -> types.CallToolResult:
+        callback = by_name.get(tool_name)
+        if callback is None:
+            known = ", ".join(by_name) or "none"
+            return _error(f"Unknown tool '{tool_name}'; the tools are: {known}.")
+        request = server.request_context
+        if _requires_approval(callback) and not approve_all:
+            refusal = await _ask_approval(request, tool_name, arguments)
+            if refusal is not None:
+                return _error(refusal)
+        try:
+            text = await _run(callback, arguments, context_from_meta(request.meta))
+        except ToolExecutionError as exc:
+            return _error(str(processor(exc)))
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=text)], isError=False
+        )
+
+    return server
+
+
+async def _run(callback: ToolCallback, arguments: dict[str, Any], context: Any) -> str:
+    timeout = getattr(callback.tool_metadata, "timeout", None)
+    tool_input = json.dumps(arguments, ensure_ascii=False)
+    if timeout is None:
+        return await callback.acall(tool_input, context)
+    try:
+        async with asyncio.timeout(timeout):
+            return await callback.acall(tool_input, context)
+    except TimeoutError as exc:
+        definition = callback.tool_definition
+        raise ToolExecutionError(
+            definition, exc, f"Tool '{definition.name}' timed out after {timeout:g} s."
+        ) from None
+
+
+def _requires_approval(callback: ToolCallback) -> bool:
+    flag = getattr(callback, "requires_approval", None)
+    if flag is None:
+        flag = getattr(callback.tool_metadata, "requires_approval", False)
+    return bool(flag)
+
+
+async def _ask_approval(request: Any, tool_name: str, arguments: dict[str, Any]) -> str | None:
+    """``None`` when the client's user approved; else why the tool did not run."""
+    from mcp import types
+
+    session = request.session
+    capability = types.ClientCapabilities(elicitation=types.ElicitationCapability())
+    if not session.check_client_capability(capability):
+        return (
+            f"Tool '{tool_name}' needs the user's approval and was not run: this MCP client "
+            "cannot ask (it does not support elicitation); the server's operator can allow "
+            "such calls with --yes."
+        )
+    shown = json.dumps(arguments, ensure_ascii=False)
+    try:
+        answer = await session.elicit(
+            message=f"Allow {tool_name}({shown})?",
+            requestedSchema=_APPROVAL_SCHEMA,
+            related_request_id=request.request_id,
+        )
+    except Exception as exc:
+        return f"Tool '{tool_name}' was not run: asking for approval failed ({exc})."
+    if answer.action == "accept" and (answer.content or {}).get("approve") is True:
+        return None
+    return f"Tool '{tool_name}' was not run: the user did not approve it."
+
+
+def _error(text: str) -> types.CallToolResult:
+    from mcp import types
+
+    return types.CallToolResult(content=[types.TextContent(type="text", text=text)], isError=True)
+
+
+async def serve_stdio(server: Server[Any, Any]) -> None:
+    """Serve over stdin/stdout until the client closes stdin."""
+    from mcp.server.stdio import stdio_server
+
+    async with stdio_server() as (read, write):
+        await server.run(read, write, server.create_initialization_options())
+
+
+async def serve_http(
+    server: Server[Any, Any],
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    path: str = "/mcp",
+    on_ready: Callable[[str], None] | None = None,
+) -> None:
+    """Serve Streamable HTTP at ``http://HOST:PORT/mcp`` until interrupted.
+
+    ``port=0`` picks a free port; ``on_ready`` receives the endpoint's URL
+    once the socket listens.
+    """
+    import uvicorn
+    from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+    from starlette.applications import Starlette
+    from starlette.routing import Route
+    from starlette.types import Receive, Scope, Send
+
+    manager = StreamableHTTPSessionManager(app=server)
+    _quiet_closed_streams()
+
+    class Endpoint:
+        async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+            await manager.handle_request(scope, receive, send)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: Starlette) -> AsyncIterator[None]:
+        async with manager.run():
+            yield
+
+    app = Starlette(routes=[Route(path, endpoint=Endpoint())], lifespan=lifespan)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
+    web = uvicorn.Server(config)
+    task = asyncio.ensure_future(web.serve())
+    # uvicorn offers a flag, not an event
+    while not web.started and not task.done():  # noqa: ASYNC110
+        await asyncio.sleep(0.02)
+    if web.started and on_ready is not None:
+        bound = web.servers[0].sockets[0].getsockname()[1] if web.servers else port
+        shown_host = f"[{host}]" if ":" in host else host
+        on_ready(f"http://{shown_host}:{bound}{path}")
+    await task
+
+
+class _ClosedStreamFilter(logging.Filter):
+    """Drops the SDK's traceback for a client that ended its session (not an error)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        import anyio
+
+        error = record.exc_info[1] if record.exc_info else None
+        return not isinstance(error, anyio.ClosedResourceError)
+
+
+def _quiet_closed_streams() -> None:
+    logger = logging.getLogger("mcp.server.streamable_http")
+    if not any(isinstance(f, _ClosedStreamFilter) for f in logger.filters):
+        logger.addFilter(_ClosedStreamFilter())
+
+
+def serve(
+    tools: Sequence[Any],
+    *,
+    name: str = "springtail",
+    http: bool = False,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    approve_all: bool = False,
+    instructions: str | None = None,
+) -> None:
+    """Serve ``tools`` over stdio (default) or Streamable HTTP; blocks until stopped.
+
+    Over HTTP the endpoint's URL is printed on stderr once it listens
+    (stdout stays clean either way: over stdio it carries the protocol).
+    """
+    server = create_server(tools, name=name, approve_all=approve_all, instructions=instructions)
+    count = len(_tool_names(tools))
+    if not http:
+        asyncio.run(serve_stdio(server))
+        return
+
+    def announce(url: str) -> None:
+        print(f"{name}: serving {count} tool(s) over MCP at {url}", file=sys.stderr)
+        sys.stderr.flush()
+
+    asyncio.run(serve_http(server, host=host, port=port, on_ready=announce))
+
+
+def _tool_names(tools: Sequence[Any]) -> list[str]:
+    from springtail.tools import tool_callbacks
+
+    return [cb.tool_definition.name for cb in tool_callbacks(*tools)]
+
+
+def _version() -> str:
+    from springtail import __version__
+
+    return __version__
