@@ -78,7 +78,7 @@ def serve_in_thread(store: BusinessStore, model: ChatModel, **config: Any) -> It
 
 
 def wait_ready(
-    url: str, timeout: float = 30.0, process: subprocess.Popen[str] | None = None
+    url: str, timeout: float = 90.0, process: subprocess.Popen[str] | None = None
 ) -> None:
     """Wait until ``/readyz`` says ready."""
     deadline = time.monotonic() + timeout
@@ -109,7 +109,12 @@ def serve_process(
     )
     served = Served(f"http://127.0.0.1:{port}")
     try:
-        wait_ready(served.url, process=process)
+        try:
+            wait_ready(served.url, process=process)
+        except (RuntimeError, TimeoutError) as exc:
+            process.kill()
+            out, _ = process.communicate()
+            raise RuntimeError(f"{exc}; its output:\n{out}") from None
         yield served
     finally:
         process.terminate()
