@@ -6,6 +6,7 @@ from datetime import UTC, date, datetime
 
 import pytest
 
+from springtail import ToolArgumentsError
 from support_bot.tool_names import CURRENT_DATE, CURRENT_DATETIME
 from support_bot.tools import DateTimeTools, current_date_callback, local_zone_name, method_tools
 
@@ -64,3 +65,11 @@ def test_step_one_tools_are_named_by_the_constants() -> None:
     assert current.tool_definition.input_schema["required"] == []
     assert current.call(json.dumps({"zone_id": "UTC"})) == "2026-03-14 12:30:05 UTC"
     assert current.call("{}").startswith("2026-03-14")
+
+
+def test_a_zone_name_too_long_is_refused_by_the_schema() -> None:
+    tools = {cb.tool_definition.name: cb for cb in method_tools()}
+    with pytest.raises(ToolArgumentsError) as info:
+        tools[CURRENT_DATETIME].call(json.dumps({"zone_id": "Z" * 100_000}))
+    assert "'zone_id'" in str(info.value)
+    assert len(str(info.value)) < 400

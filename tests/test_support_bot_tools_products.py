@@ -1,9 +1,11 @@
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
+from springtail import ToolArgumentsError
 from support_bot._store import Store
 from support_bot.tool_names import PRODUCT_LIST, PRODUCT_LOOKUP, PRODUCT_RESERVE
 from support_bot.tools import ProductTools, business_tools
@@ -66,3 +68,32 @@ def test_reserve_requires_approval_and_others_do_not(store: Store) -> None:
         .call('{"sku": "SKU-200", "quantity": 3}')
         .startswith("Reserved 3 unit(s) of SKU-200")
     )
+
+
+@pytest.mark.parametrize(
+    ("arguments", "field"),
+    [
+        ({"sku": "SKU-100", "quantity": 2**63}, "quantity"),  # SQLite's INTEGER ends at 2**63-1
+        ({"sku": "SKU-100", "quantity": 1_000_001}, "quantity"),
+        ({"sku": "SKU-100", "quantity": 0}, "quantity"),
+        ({"sku": "S" * 100_000, "quantity": 1}, "sku"),
+    ],
+)
+def test_the_schema_refuses_quantities_and_skus_out_of_range(
+    store: Store, arguments: dict[str, object], field: str
+) -> None:
+    tools = {cb.tool_definition.name: cb for cb in business_tools(store)}
+    with pytest.raises(ToolArgumentsError) as info:
+        tools[PRODUCT_RESERVE].call(json.dumps(arguments))
+    message = str(info.value)
+    assert f"'{field}'" in message
+    assert "SQLite" not in message
+    assert len(message) < 400
+    assert store.reservations() == []
+    assert store.product("SKU-100").stock == 12
+
+
+def test_the_quantity_range_is_in_the_schema(store: Store) -> None:
+    tools = {cb.tool_definition.name: cb for cb in business_tools(store)}
+    quantity = tools[PRODUCT_RESERVE].tool_definition.input_schema["properties"]["quantity"]
+    assert (quantity["minimum"], quantity["maximum"]) == (1, 1_000_000)

@@ -33,3 +33,9 @@ def test_the_tool_hides_the_context_from_the_model_and_is_return_direct_on_reque
     text = callback.call('{"topic": "refunds"}', ToolContext({"user_name": "kim"}))
     assert "- User: kim" in text
     assert "- Topic: refunds" in text
+
+
+def test_a_topic_too_long_gets_a_short_answer() -> None:
+    text = summarize_session(SessionSummaryRequest(topic="t" * 100_000), ToolContext())
+    assert len(text) < 200
+    assert "at most 500" in text

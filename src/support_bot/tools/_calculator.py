@@ -6,9 +6,12 @@ import decimal
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Annotated
 
+from pydantic import Field
+
 from springtail import Param, tool
 from support_bot.tool_names import CALCULATE, PERCENTAGE
-from support_bot.tools._numbers import plain
+from support_bot.tools._limits import RANGE_HINT, in_range, number_field
+from support_bot.tools._numbers import brief, plain
 
 __all__ = ["CalculatorTools"]
 
@@ -40,6 +43,8 @@ class CalculatorTools:
 
     Mistakes (an unknown operation, a zero divisor) come back as text the
     model can relay, not as exceptions: they are the user's input, not bugs.
+    Numbers are bounded (``_limits``): ``1e999999999`` would otherwise be
+    written out as a billion digits.
     """
 
     @tool(
@@ -52,17 +57,20 @@ class CalculatorTools:
     )
     def calculate(
         self,
-        operation: Annotated[str, Param("add, subtract, multiply or divide")],
-        left: Annotated[Decimal, Param("The first number")],
-        right: Annotated[Decimal, Param("The second number")],
+        operation: Annotated[str, Param("add, subtract, multiply or divide"), Field(max_length=32)],
+        left: Annotated[Decimal, Param("The first number"), number_field()],
+        right: Annotated[Decimal, Param("The second number"), number_field()],
     ) -> str:
         """Answer ``left OP right = result``; divide rounds half-up to 4 places."""
         op = operation.strip().lower()
         op = _ALIASES.get(op, op)
         if op not in _SYMBOLS:
             return f"Unknown operation {operation!r}. Use one of: add, subtract, multiply, divide."
-        if not (left.is_finite() and right.is_finite()):
-            return "Both numbers must be finite decimals such as 12 or 3.5."
+        if not (in_range(left) and in_range(right)):
+            return (
+                f"Both numbers must be finite decimals {RANGE_HINT}, such as 12 or 3.5; "
+                f"got {brief(left)} and {brief(right)}."
+            )
         with decimal.localcontext(_exact()):
             if op == "add":
                 result = left + right
@@ -84,12 +92,15 @@ class CalculatorTools:
     )
     def percentage(
         self,
-        part: Annotated[Decimal, Param("The part, e.g. 45")],
-        total: Annotated[Decimal, Param("The whole amount, e.g. 180")],
+        part: Annotated[Decimal, Param("The part, e.g. 45"), number_field()],
+        total: Annotated[Decimal, Param("The whole amount, e.g. 180"), number_field()],
     ) -> str:
         """Answer the percentage with two decimals and a ``%`` sign."""
-        if not (part.is_finite() and total.is_finite()):
-            return "Both numbers must be finite decimals such as 45 or 180."
+        if not (in_range(part) and in_range(total)):
+            return (
+                f"Both numbers must be finite decimals {RANGE_HINT}, such as 45 or 180; "
+                f"got {brief(part)} and {brief(total)}."
+            )
         if total == 0:
             return "The total is 0, so no percentage can be computed. Give a non-zero total."
         with decimal.localcontext(_exact()):

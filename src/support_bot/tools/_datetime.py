@@ -9,8 +9,11 @@ from pathlib import Path
 from typing import Annotated
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from pydantic import Field
+
 from springtail import MethodToolCallback, Param, ToolDefinition, tool
 from support_bot.tool_names import CURRENT_DATE, CURRENT_DATETIME
+from support_bot.tools._limits import MAX_KEY_CHARS
 
 __all__ = ["DateTimeTools", "current_date_callback", "local_zone_name"]
 
@@ -56,7 +59,7 @@ class DateTimeTools:
     def current_datetime(
         self,
         zone_id: Annotated[
-            str | None,
+            Annotated[str, Field(max_length=MAX_KEY_CHARS)] | None,
             Param("IANA time zone id, e.g. Asia/Seoul; empty means the machine's zone"),
         ] = None,
     ) -> str:

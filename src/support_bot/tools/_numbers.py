@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-__all__ = ["grouped", "plain"]
+from support_bot.tools._limits import in_range
+
+__all__ = ["brief", "grouped", "plain"]
 
 
 def plain(value: Decimal) -> str:
@@ -22,3 +24,12 @@ def grouped(value: Decimal) -> str:
     whole, _, fraction = digits.partition(".")
     whole = f"{int(whole):,}"
     return f"{sign}{whole}.{fraction}" if fraction else f"{sign}{whole}"
+
+
+def brief(value: Decimal) -> str:
+    """Like :func:`plain` for numbers in range; a few characters for any other.
+
+    ``format(value, "f")`` writes ``1e999999999`` as a billion digits, so a
+    number outside the tools' range is shown as ``1E+999999999``.
+    """
+    return plain(value) if in_range(value) else format(value, ".6G")

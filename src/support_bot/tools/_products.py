@@ -4,9 +4,14 @@ from __future__ import annotations
 
 from typing import Annotated
 
+from pydantic import Field
+
 from springtail import Param, tool
 from support_bot._store_base import BusinessStore, InsufficientStockError, UnknownProductError
 from support_bot.tool_names import PRODUCT_LIST, PRODUCT_LOOKUP, PRODUCT_RESERVE
+from support_bot.tools._limits import MAX_KEY_CHARS, MAX_QUANTITY
+
+_Sku = Annotated[str, Param("The product SKU, e.g. SKU-100"), Field(max_length=MAX_KEY_CHARS)]
 
 __all__ = ["ProductTools"]
 
@@ -26,7 +31,7 @@ class ProductTools:
         name=PRODUCT_LOOKUP,
         description="Look up one product's name and units in stock by SKU, e.g. SKU-100.",
     )
-    def product_lookup(self, sku: Annotated[str, Param("The product SKU, e.g. SKU-100")]) -> str:
+    def product_lookup(self, sku: _Sku) -> str:
         """The product's line, or the SKUs that do exist."""
         try:
             product = self._store.product(sku)
@@ -44,8 +49,12 @@ class ProductTools:
     )
     def product_reserve(
         self,
-        sku: Annotated[str, Param("The product SKU, e.g. SKU-100")],
-        quantity: Annotated[int, Param("How many units to reserve, at least 1")],
+        sku: _Sku,
+        quantity: Annotated[
+            int,
+            Param(f"How many units to reserve, 1 to {MAX_QUANTITY:,}"),
+            Field(ge=1, le=MAX_QUANTITY),
+        ],
     ) -> str:
         """All or nothing; refusals say why and that nothing was reserved."""
         try:

@@ -6,6 +6,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from springtail import FunctionToolCallback, ToolContext, ToolMetadata
 from support_bot.tool_names import SESSION_SUMMARY
+from support_bot.tools._limits import MAX_TEXT_CHARS
 
 __all__ = ["SessionSummaryRequest", "session_summary", "summarize_session"]
 
@@ -23,6 +24,8 @@ class SessionSummaryRequest(BaseModel):
 
 def summarize_session(request: SessionSummaryRequest, ctx: ToolContext) -> str:
     """A multi-line summary; user and conversation come from the tool context."""
+    if len(request.topic) > MAX_TEXT_CHARS:  # not in the schema: it would bloat the grammar
+        return f"The topic has {len(request.topic):,} characters; give at most {MAX_TEXT_CHARS}."
     topic = " ".join(request.topic.split()) or "(no topic given)"
     return "\n".join(
         [

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
+from pydantic import Field
+
 from springtail import Param, tool
 from support_bot._store_base import BusinessStore, UnknownTodoError
 from support_bot.tool_names import TODO_ADD, TODO_COMPLETE, TODO_LIST
+from support_bot.tools._limits import MAX_ID, MAX_TEXT_CHARS
 
 __all__ = ["TodoTools"]
 
@@ -26,6 +29,11 @@ class TodoTools:
     )
     def todo_add(self, title: Annotated[str, Param("What needs to be done")]) -> str:
         """Answer with the new to-do's id, which ``todo_complete`` needs."""
+        if len(title) > MAX_TEXT_CHARS:  # checked here: a long maxLength bloats the grammar
+            return (
+                f"The title has {len(title):,} characters; give at most {MAX_TEXT_CHARS}. "
+                "Nothing was added."
+            )
         try:
             todo = self._store.add_todo(title)
         except ValueError as exc:
@@ -43,7 +51,9 @@ class TodoTools:
         return "\n".join([f"To-do list ({open_count} open):", *lines])
 
     @tool(name=TODO_COMPLETE, description="Mark a to-do as done, by its id number from todo_list.")
-    def todo_complete(self, id: Annotated[int, Param("The to-do id, e.g. 3")]) -> str:
+    def todo_complete(
+        self, id: Annotated[int, Param("The to-do id, e.g. 3"), Field(ge=1, le=MAX_ID)]
+    ) -> str:
         """Completing twice is harmless and says so."""
         try:
             todo, was_open = self._store.complete_todo(id)
