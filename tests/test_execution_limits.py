@@ -42,7 +42,7 @@ class Counter:
 
 
 def earlier_round(*names: str) -> list[Any]:
-    calls = tuple(ToolCall(f"old-{i}", n, "{}") for i, n in enumerate(names))
+    calls = tuple(ToolCall(f"old-{i}", n, f'{{"old": {i}}}') for i, n in enumerate(names))
     return [
         AssistantMessage("", calls),
         ToolResponseMessage(tuple(ToolResponse(c.id, c.name, "ok") for c in calls)),
@@ -51,7 +51,9 @@ def earlier_round(*names: str) -> list[Any]:
 
 def response(*names: str) -> ChatResponse:
     return ChatResponse.of(
-        AssistantMessage("", tuple(ToolCall(f"call-{i}", n, "{}") for i, n in enumerate(names)))
+        AssistantMessage(
+            "", tuple(ToolCall(f"call-{i}", n, f'{{"n": {i}}}') for i, n in enumerate(names))
+        )
     )
 
 
@@ -149,5 +151,6 @@ def test_sync_execution_raises_the_limit_error_too() -> None:
 @pytest.mark.parametrize("name", ["max_calls_per_tool", "max_total_tool_calls"])
 @pytest.mark.parametrize("value", [0, -1])
 def test_a_limit_that_is_not_positive_is_a_value_error(name: str, value: int) -> None:
+    kwargs: dict[str, Any] = {name: value}
     with pytest.raises(ValueError, match=name):
-        ToolCallingManager(**{name: value})
+        ToolCallingManager(**kwargs)

@@ -190,7 +190,12 @@ async def test_tools_receive_the_request_tool_context() -> None:
 
 async def test_an_empty_tool_context_is_an_empty_tool_context() -> None:
     seen: list[Any] = []
-    tool = Tool("t", lambda args, ctx: seen.append(ctx) or "ok")
+
+    def record(args: str, ctx: Any) -> str:
+        seen.append(ctx)
+        return "ok"
+
+    tool = Tool("t", record)
     await ToolCallingManager().aexecute_tool_calls(prompt_with(tool), calls_response(("t", "")))
     assert isinstance(seen[0], ToolContext)
     assert dict(seen[0]) == {}
@@ -251,9 +256,45 @@ async def test_an_unknown_tool_is_answered_with_the_tools_that_exist() -> None:
     assert seen[0].tool_definition is None
 
 
+async def test_a_tool_the_request_did_not_offer_never_runs() -> None:
+    refund = echo("refund_order")
+    manager = ToolCallingManager(resolver=StaticToolCallbackResolver([refund]))
+    result = await manager.aexecute_tool_calls(
+        prompt_with(echo("lookup_order")), calls_response(("refund_order", "{}"))
+    )
+    answer = responses_of(result)[0]
+    assert answer.is_error
+    assert "Unknown tool 'refund_order'" in answer.response_data
+    assert "The available tools are: lookup_order." in answer.response_data
+    assert refund.inputs == []
+
+
+async def test_a_resolver_tool_runs_when_the_request_names_it() -> None:
+    refund = echo("refund_order")
+    manager = ToolCallingManager(resolver=StaticToolCallbackResolver([refund]))
+    result = await manager.aexecute_tool_calls(
+        prompt_with(echo("lookup_order"), tool_names=("refund_order",)),
+        calls_response(("refund_order", "{}")),
+    )
+    assert responses_of(result)[0] == ToolResponse("call-0", "refund_order", "refund_order:{}")
+
+
+async def test_resolve_unoffered_tools_opts_into_the_resolver_fallback() -> None:
+    refund = echo("refund_order")
+    manager = ToolCallingManager(
+        resolver=StaticToolCallbackResolver([refund]), resolve_unoffered_tools=True
+    )
+    assert manager.resolve_unoffered_tools
+    result = await manager.aexecute_tool_calls(
+        prompt_with(echo("lookup_order")), calls_response(("refund_order", "{}"))
+    )
+    assert responses_of(result)[0] == ToolResponse("call-0", "refund_order", "refund_order:{}")
+
+
 async def test_an_unknown_tool_answer_lists_the_resolvers_tools_too() -> None:
     manager = ToolCallingManager(
-        resolver=StaticToolCallbackResolver([echo("refund_order"), echo("cancel_order")])
+        resolver=StaticToolCallbackResolver([echo("refund_order"), echo("cancel_order")]),
+        resolve_unoffered_tools=True,
     )
     result = await manager.aexecute_tool_calls(
         prompt_with(echo("lookup_order")), calls_response(("refund", "{}"))
@@ -269,7 +310,7 @@ async def test_a_resolver_that_fails_answers_that_call_only() -> None:
 
     manager = ToolCallingManager(resolver=Broken())
     result = await manager.aexecute_tool_calls(
-        prompt_with(echo()), calls_response(("acme", ""), ("echo", ""))
+        prompt_with(echo(), tool_names=("acme",)), calls_response(("acme", ""), ("echo", ""))
     )
     broken, ok = responses_of(result)
     assert broken.is_error
@@ -379,7 +420,7 @@ async def test_a_raising_processor_ends_the_execution_and_cancels_the_other_call
 
 
 async def test_a_processor_returning_non_text_is_a_clear_type_error() -> None:
-    manager = ToolCallingManager(exception_processor=lambda error: 42)  # type: ignore[arg-type,return-value]
+    manager = ToolCallingManager(exception_processor=lambda error: 42)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="must return the text"):
         await manager.aexecute_tool_calls(
             prompt_with(Tool("t", lambda a, c: 1 / 0)), calls_response(("t", ""))
@@ -807,7 +848,12 @@ async def test_cancelling_the_execution_stops_waiting_for_sync_tools(
 async def test_a_lone_sync_call_never_runs_on_the_applications_event_loop() -> None:
     loop_thread = threading.current_thread()
     ran_on: list[threading.Thread] = []
-    tool = Tool("where", lambda a, c: ran_on.append(threading.current_thread()) or "ok")
+
+    def where(args: str, ctx: Any) -> str:
+        ran_on.append(threading.current_thread())
+        return "ok"
+
+    tool = Tool("where", where)
     await ToolCallingManager().aexecute_tool_calls(prompt_with(tool), calls_response(("where", "")))
     assert ran_on
     assert ran_on[0] is not loop_thread
@@ -937,3 +983,112 @@ async def test_a_converter_that_yields_none_gives_an_empty_answer() -> None:
         calls_response(("quiet", "{}")),
     )
     assert responses_of(result)[0] == ToolResponse("call-0", "quiet", "", False)
+
+
+# -- loop prevention ----------------------------------------------------------------
+
+
+async def test_an_identical_call_of_the_same_turn_is_answered_with_the_first_result() -> None:
+    lookup = echo("lookup")
+    manager = ToolCallingManager()
+    first = await manager.aexecute_tool_calls(
+        prompt_with(lookup), calls_response(("lookup", '{"sku": "A", "n": 1}'))
+    )
+    again = await manager.aexecute_tool_calls(
+        prompt_with(lookup, messages=first.conversation_history),
+        calls_response(ToolCall("c2", "lookup", '{ "n": 1,  "sku": "A" }')),
+    )
+    answer = responses_of(again)[0]
+    assert answer.is_error
+    assert "You already called lookup with these arguments in this turn" in answer.response_data
+    assert 'lookup:{"sku": "A", "n": 1}' in answer.response_data
+    assert len(lookup.inputs) == 1
+
+
+async def test_the_same_tool_with_other_arguments_always_runs() -> None:
+    lookup = echo("lookup")
+    result = await ToolCallingManager().aexecute_tool_calls(
+        prompt_with(lookup),
+        calls_response(("lookup", '{"sku": "A"}'), ("lookup", '{"sku": "B"}')),
+    )
+    assert [r.is_error for r in responses_of(result)] == [False, False]
+    assert lookup.inputs == ['{"sku": "A"}', '{"sku": "B"}']
+
+
+async def test_an_identical_call_in_the_same_response_runs_once() -> None:
+    lookup = echo("lookup")
+    result = await ToolCallingManager().aexecute_tool_calls(
+        prompt_with(lookup),
+        calls_response(("lookup", '{"sku": "A"}'), ("lookup", '{"sku":"A"}')),
+    )
+    ran, repeated = responses_of(result)
+    assert ran == ToolResponse("call-0", "lookup", 'lookup:{"sku": "A"}')
+    assert repeated.is_error
+    assert 'its result was: lookup:{"sku": "A"}' in repeated.response_data
+    assert len(lookup.inputs) == 1
+    assert result.return_direct is False
+
+
+async def test_a_new_user_message_allows_the_same_call_again() -> None:
+    lookup = echo("lookup")
+    manager = ToolCallingManager()
+    first = await manager.aexecute_tool_calls(prompt_with(lookup), calls_response(("lookup", "{}")))
+    history = [*first.conversation_history, AssistantMessage("done"), UserMessage("again")]
+    again = await manager.aexecute_tool_calls(
+        prompt_with(lookup, messages=history), calls_response(("lookup", "{}"))
+    )
+    assert not responses_of(again)[0].is_error
+    assert len(lookup.inputs) == 2
+
+
+async def test_a_turn_kept_by_the_caller_spans_prompts_without_history() -> None:
+    from springtail.execution import ToolTurn
+
+    lookup = echo("lookup")
+    manager = ToolCallingManager()
+    turn = ToolTurn()
+    await manager.aexecute_tool_calls(
+        prompt_with(lookup), calls_response(("lookup", "{}")), turn=turn
+    )
+    # The next prompt does not carry the first call (no history), the turn does.
+    again = await manager.aexecute_tool_calls(
+        prompt_with(lookup), calls_response(("lookup", "{}")), turn=turn
+    )
+    assert responses_of(again)[0].is_error
+    assert len(lookup.inputs) == 1
+    assert turn.total_calls == 2
+
+
+# -- approval wait -----------------------------------------------------------------
+
+
+async def test_the_approval_wait_is_not_part_of_the_calls_duration() -> None:
+    import time
+
+    ended: list[float] = []
+    approvals: list[tuple[str, bool, float]] = []
+
+    class Listener:
+        def on_tool_approval(
+            self, call: ToolCall, definition: ToolDefinition, approved: bool, wait_s: float
+        ) -> None:
+            approvals.append((call.id, approved, wait_s))
+
+        def on_tool_end(
+            self, call: ToolCall, definition: Any, response: ToolResponse, duration_s: float
+        ) -> None:
+            ended.append(duration_s)
+
+    def slow_person(call: ToolCall, definition: ToolDefinition) -> bool:
+        time.sleep(0.3)
+        return True
+
+    manager = ToolCallingManager(approver=slow_person)
+    await manager.aexecute_tool_calls(
+        prompt_with(echo(requires_approval=True)),
+        calls_response(("echo", "{}")),
+        listeners=(Listener(),),
+    )
+    assert approvals[0][:2] == ("call-0", True)
+    assert approvals[0][2] >= 0.3
+    assert ended[0] < 0.2

@@ -25,6 +25,7 @@ from springtail.execution._resolvers import (
     ToolCallbackResolver,
 )
 from springtail.execution._result import ToolExecutionResult
+from springtail.execution._turn import ToolTurn
 
 __all__ = [
     "Approver",
@@ -40,5 +41,6 @@ __all__ = [
     "ToolExecutionListener",
     "ToolExecutionResult",
     "ToolTimeoutError",
+    "ToolTurn",
     "UnknownToolError",
 ]

@@ -1,18 +1,85 @@
-"""Counting tool calls since the user last spoke, and the notice for one too many.
+"""Counting tool calls since the user last spoke, and the notices for one too many.
 
-The limits stop a model that loops on tools (calling the same search again
-and again) from running up cost or side effects. They count the tool
-responses in the conversation since the last ``UserMessage``, so a new user
-turn starts a fresh budget and nothing has to be stored between calls.
+The limits stop a model that loops on tools from running up cost or side
+effects. They count per turn (since the last ``UserMessage``), so a new user
+turn starts a fresh budget; the tool loop counts in a ``ToolTurn``, code that
+drives the loop itself has them counted from the conversation it sends.
+Loop prevention answers a call identical to an earlier one of the same turn
+(same tool, same arguments) with that earlier answer instead of running it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
-from springtail.messages import Message, ToolResponseMessage, UserMessage
+from springtail.execution._turn import ToolTurn, call_key
+from springtail.messages import Message, ToolCall, ToolResponseMessage, UserMessage
 
-__all__ = ["count_since_user", "limit_notice"]
+__all__ = ["CallPlan", "count_since_user", "limit_notice", "plan_calls", "repeat_notice"]
+
+LIMIT_ERROR = "ToolCallLimitExceededError"
+REPEAT_ERROR = "RepeatedToolCallError"
+
+
+@dataclass(slots=True)
+class CallPlan:
+    """What to do with each call of one response, decided before any of them runs.
+
+    ``notices[i]`` is ``(text, error_type)`` for a call answered without
+    running; ``repeats[i] = j`` names the earlier call ``j`` of the same
+    response that call ``i`` repeats (answered once ``j`` has run);
+    ``skipped`` calls are over a limit in ``"raise"`` mode, and ``exceeded``
+    is the first limit they broke, ``(tool name or None, limit)``.
+    """
+
+    notices: list[tuple[str, str] | None]
+    keys: list[tuple[str, str]]
+    repeats: dict[int, int] = field(default_factory=dict)
+    skipped: list[int] = field(default_factory=list)
+    exceeded: tuple[str | None, int] | None = None
+
+
+def plan_calls(
+    calls: Sequence[ToolCall],
+    turn: ToolTurn,
+    *,
+    per_tool_limit: int,
+    total_limit: int,
+    raise_on_limit: bool,
+) -> CallPlan:
+    """Decide, in call order, which calls run, which get a notice and which are skipped.
+
+    Every call the model makes counts toward the limits, repeats included;
+    a call over a limit is not checked for being a repeat.
+    """
+    plan = CallPlan([None] * len(calls), [call_key(call) for call in calls])
+    first_in_response: dict[tuple[str, str], int] = {}
+    for index, call in enumerate(calls):
+        used = turn.calls_of(call.name)
+        over: tuple[str | None, int] | None = None
+        if used >= per_tool_limit:
+            over = (call.name, per_tool_limit)
+        elif turn.total_calls >= total_limit:
+            over = (None, total_limit)
+        if over is not None and raise_on_limit:
+            plan.skipped.append(index)
+            if plan.exceeded is None:
+                plan.exceeded = over
+            continue
+        turn.count(call.name)
+        if over is not None:
+            plan.notices[index] = (limit_notice(call.name, *over), LIMIT_ERROR)
+            continue
+        key = plan.keys[index]
+        earlier = turn.answer_of(key)
+        if earlier is not None:
+            plan.notices[index] = (repeat_notice(call.name, earlier), REPEAT_ERROR)
+        elif key in first_in_response:
+            plan.repeats[index] = first_in_response[key]
+        else:
+            first_in_response[key] = index
+    return plan
 
 
 def count_since_user(messages: Sequence[Message]) -> tuple[dict[str, int], int]:
@@ -41,4 +108,13 @@ def limit_notice(tool_name: str, limited_tool: str | None, limit: int) -> str:
         f"Tool call limit reached: '{tool_name}' was already called {limit} times since "
         "the user's last message, so it did not run. Do not call it again; answer with "
         "the information you have."
+    )
+
+
+def repeat_notice(tool_name: str, answer: str) -> str:
+    """The answer a call gets instead of running when it repeats an earlier call of the turn."""
+    return (
+        f"You already called {tool_name} with these arguments in this turn; its result was: "
+        f"{answer}\nDo not call {tool_name} again with the same arguments; answer the user "
+        "with this result."
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from time import perf_counter
 from typing import Any, Literal
 
@@ -12,7 +12,7 @@ from springtail._sync import run_sync
 from springtail.execution._approval import ApprovalGate, Approver
 from springtail.execution._errors import ToolCallLimitExceededError, UnknownToolError
 from springtail.execution._invoke import requires_approval, run_tool, timeout_of
-from springtail.execution._limits import count_since_user, limit_notice
+from springtail.execution._limits import REPEAT_ERROR, plan_calls, repeat_notice
 from springtail.execution._observation import (
     TracerCache,
     end_span,
@@ -28,6 +28,7 @@ from springtail.execution._processor import (
 )
 from springtail.execution._resolvers import ToolCallbackResolver, UnloadableTool, listed_names
 from springtail.execution._result import ToolExecutionResult
+from springtail.execution._turn import ToolTurn
 from springtail.messages import (
     AssistantMessage,
     ChatOptions,
@@ -51,7 +52,16 @@ _LIMIT_MODES = ("raise", "error_response")
 class _Run:
     """State shared by the calls of one execution."""
 
-    __slots__ = ("approval_lock", "available", "context", "single", "tracer")
+    __slots__ = (
+        "approval_lock",
+        "available",
+        "context",
+        "on_approval",
+        "on_end",
+        "on_start",
+        "single",
+        "tracer",
+    )
 
     def __init__(self, context: ToolContext, available: tuple[str, ...], tracer: Any) -> None:
         self.context = context
@@ -59,6 +69,9 @@ class _Run:
         self.tracer = tracer
         self.single = False
         self.approval_lock: asyncio.Lock | None = None
+        self.on_start: tuple[Callable[..., Any], ...] = ()
+        self.on_end: tuple[Callable[..., Any], ...] = ()
+        self.on_approval: tuple[Callable[..., Any], ...] = ()
 
 
 def _error_type(error: ToolExecutionError | None) -> str | None:
@@ -81,7 +94,8 @@ class ToolCallingManager:
     ``max_concurrency`` at once.
 
     Args:
-        resolver: finds tools the request does not carry, by name.
+        resolver: finds the tools a request names in ``tool_names`` (and,
+            with ``resolve_unoffered_tools``, any tool the model names).
         exception_processor: turns a failure into the model's answer, or
             raises to end the execution; any
             ``Callable[[ToolExecutionError], str]``. Default:
@@ -98,14 +112,24 @@ class ToolCallingManager:
             asked before running a tool marked ``requires_approval``. Without
             one such calls are denied. Approvals are asked one at a time; a
             sync approver runs on a worker thread, so it may block on input.
-        max_calls_per_tool: calls of one tool allowed since the last user message.
-        max_total_tool_calls: calls of all tools allowed since the last user message.
+        max_calls_per_tool: calls of one tool allowed per turn (since the last
+            user message).
+        max_total_tool_calls: calls of all tools allowed per turn.
         on_limit_exceeded: ``"raise"`` raises :class:`ToolCallLimitExceededError`;
             ``"error_response"`` answers the call with a notice instead of running it.
         max_result_chars: longer answers are cut to this many characters,
             with a notice saying how much was cut.
         tracer_provider: OpenTelemetry tracer provider for the spans; default
             the global one.
+        resolve_unoffered_tools: also run a tool the request did not offer
+            when the resolver knows its name (Spring AI 1.x's fallback). Off
+            by default: a request's tools are a permission, so an
+            application that gives users different tools stays safe.
+
+    A call identical to an earlier call of the same turn (same tool, same
+    arguments, compared as parsed JSON) is not run again: it is answered,
+    as an error the model can read, with the earlier call's result. The same
+    tool with other arguments always runs.
 
     Raises:
         ValueError: a limit, the concurrency, a timeout or the result size is
@@ -127,6 +151,7 @@ class ToolCallingManager:
         max_result_chars: int | None = None,
         *,
         tracer_provider: Any | None = None,
+        resolve_unoffered_tools: bool = False,
     ) -> None:
         _positive_int("max_concurrency", max_concurrency)
         _positive_int("max_calls_per_tool", max_calls_per_tool)
@@ -156,6 +181,8 @@ class ToolCallingManager:
         self._listeners = tuple(listeners)
         self._on_start = hooks(self._listeners, "on_tool_start")
         self._on_end = hooks(self._listeners, "on_tool_end")
+        self._on_approval = hooks(self._listeners, "on_tool_approval")
+        self._resolve_unoffered = bool(resolve_unoffered_tools)
         self._include_content = include_content
         self._max_concurrency = max_concurrency
         self._default_timeout = default_timeout
@@ -190,6 +217,16 @@ class ToolCallingManager:
     def default_timeout(self) -> float | None:
         """Seconds a call may take when its tool sets no timeout."""
         return self._default_timeout
+
+    @property
+    def resolve_unoffered_tools(self) -> bool:
+        """Whether a tool the request did not offer may be resolved by name and run."""
+        return self._resolve_unoffered
+
+    @property
+    def listeners(self) -> tuple[object, ...]:
+        """The listeners told about every call this manager runs."""
+        return self._listeners
 
     @property
     def on_limit_exceeded(self) -> str:
@@ -238,19 +275,41 @@ class ToolCallingManager:
     # -- execution ---------------------------------------------------------
 
     def execute_tool_calls(
-        self, prompt: Prompt, chat_response: ChatResponse
+        self,
+        prompt: Prompt,
+        chat_response: ChatResponse,
+        *,
+        turn: ToolTurn | None = None,
+        listeners: Iterable[object] = (),
     ) -> ToolExecutionResult:
         """Run the response's tool calls and return the extended conversation.
 
         The sync form of :meth:`aexecute_tool_calls`; works inside a running
         event loop too.
         """
-        return run_sync(self.aexecute_tool_calls(prompt, chat_response))
+        return run_sync(
+            self.aexecute_tool_calls(prompt, chat_response, turn=turn, listeners=listeners)
+        )
 
     async def aexecute_tool_calls(
-        self, prompt: Prompt, chat_response: ChatResponse
+        self,
+        prompt: Prompt,
+        chat_response: ChatResponse,
+        *,
+        turn: ToolTurn | None = None,
+        listeners: Iterable[object] = (),
     ) -> ToolExecutionResult:
         """Run the tool calls of the first generation that has any.
+
+        Args:
+            prompt: The request the model answered; its options carry the
+                offered tools and the tool context.
+            chat_response: The model's response with the tool calls.
+            turn: The turn's record of calls, kept by the caller over all
+                iterations of one turn (the tool loop does). Without one,
+                the calls since the prompt's last user message are counted.
+            listeners: More :class:`ToolExecutionListener` objects, told
+                about this execution's calls only.
 
         Returns:
             The prompt's messages, the assistant message and one
@@ -268,75 +327,96 @@ class ToolCallingManager:
         options = prompt.options
         callbacks: dict[str, ToolCallback] = {}
         context: Any = None
+        offered_names: tuple[str, ...] = ()
         if options is not None:
             for callback in options.tool_callbacks:
                 callbacks.setdefault(callback.tool_definition.name, callback)
             context = options.tool_context
+            offered_names = options.tool_names
         if not isinstance(context, ToolContext):
             context = ToolContext(context)
 
-        # Decide, in call order, which calls fit within the limits.
-        per_tool, total = count_since_user(prompt.messages)
-        notices: list[str | None] = [None] * len(calls)
-        skipped: list[int] = []
-        exceeded: tuple[str | None, int] | None = None
-        per_tool_limit = self._max_calls_per_tool
-        total_limit = self._max_total_tool_calls
-        for index, call in enumerate(calls):
-            used = per_tool.get(call.name, 0)
-            over: tuple[str | None, int] | None = None
-            if used >= per_tool_limit:
-                over = (call.name, per_tool_limit)
-            elif total >= total_limit:
-                over = (None, total_limit)
-            if over is not None and self._raise_on_limit:
-                skipped.append(index)
-                if exceeded is None:
-                    exceeded = over
-                continue
-            if over is not None:
-                notices[index] = limit_notice(call.name, *over)
-            per_tool[call.name] = used + 1
-            total += 1
+        if turn is None:
+            turn = ToolTurn()
+        turn.seed(prompt.messages)
+        plan = plan_calls(
+            calls,
+            turn,
+            per_tool_limit=self._max_calls_per_tool,
+            total_limit=self._max_total_tool_calls,
+            raise_on_limit=self._raise_on_limit,
+        )
 
         resolved: list[ToolCallback | None] = []
+        resolver = self._resolver
         for call in calls:
             found = callbacks.get(call.name)
-            if found is None and self._resolver is not None:
+            if (
+                found is None
+                and resolver is not None
+                and (self._resolve_unoffered or call.name in offered_names)
+            ):
                 found = self._resolve(call.name)
             resolved.append(found)
 
         run = _Run(context, (), self._tracers.get())
+        if listeners:
+            listeners = tuple(listeners)
+            run.on_start = self._on_start + hooks(listeners, "on_tool_start")
+            run.on_end = self._on_end + hooks(listeners, "on_tool_end")
+            run.on_approval = self._on_approval + hooks(listeners, "on_tool_approval")
+        else:
+            run.on_start, run.on_end, run.on_approval = (
+                self._on_start,
+                self._on_end,
+                self._on_approval,
+            )
         if any(found is None for found in resolved):
             run.available = self._available_names(options, callbacks)
+        skipped, repeats = plan.skipped, plan.repeats
         to_run = (
-            [i for i in range(len(calls)) if i not in skipped] if skipped else range(len(calls))
+            [i for i in range(len(calls)) if i not in skipped and i not in repeats]
+            if skipped or repeats
+            else range(len(calls))
         )
         responses: list[ToolResponse | None] = [None] * len(calls)
         run.single = len(to_run) == 1
-        await self._run_all(calls, resolved, notices, to_run, run, responses)
+        await self._run_all(calls, resolved, plan.notices, to_run, run, responses)
+        for i in to_run:
+            response = responses[i]
+            if response is not None and plan.notices[i] is None:
+                turn.remember(plan.keys[i], response.response_data)
+        for i, j in repeats.items():
+            earlier = responses[j]
+            answer = earlier.response_data if earlier is not None else ""
+            notice = (repeat_notice(calls[i].name, answer), REPEAT_ERROR)
+            responses[i] = await self._call(calls[i], resolved[i], notice, run)
 
-        done = [responses[i] for i in to_run]
+        answered = [i for i in range(len(calls)) if i not in skipped] if skipped else to_run
+        if repeats:
+            answered = sorted(set(answered) | set(repeats))
+        done = [responses[i] for i in answered]
         history: list[Message] = list(prompt.messages)
         history.append(assistant)
-        if done or exceeded is None:
+        if done or plan.exceeded is None:
             history.append(ToolResponseMessage(tuple(r for r in done if r is not None)))
         return_direct = bool(done) and all(
             (cb := resolved[i]) is not None
-            and notices[i] is None
+            and plan.notices[i] is None
+            and i not in repeats
             and cb.tool_metadata.return_direct
-            for i in to_run
+            for i in answered
         )
         result = ToolExecutionResult(history, return_direct)
-        if exceeded is not None:
-            raise ToolCallLimitExceededError(exceeded[0], exceeded[1], result)
+        if plan.exceeded is not None:
+            raise ToolCallLimitExceededError(plan.exceeded[0], plan.exceeded[1], result)
         return result
 
     async def _run_all(
         self,
         calls: Sequence[ToolCall],
         resolved: Sequence[ToolCallback | None],
-        notices: Sequence[str | None],
+        notices: Sequence[tuple[str, str] | None],
         to_run: Sequence[int],
         run: _Run,
         responses: list[ToolResponse | None],
@@ -374,45 +454,50 @@ class ToolCallingManager:
         self,
         call: ToolCall,
         callback: ToolCallback | None,
-        notice: str | None,
+        notice: tuple[str, str] | None,
         run: _Run,
         semaphore: asyncio.Semaphore | None = None,
     ) -> ToolResponse:
         if semaphore is not None:
             async with semaphore:
                 return await self._call(call, callback, notice, run)
-        if run.tracer is None and not self._on_start and not self._on_end:
+        if run.tracer is None and not run.on_start and not run.on_end:
             return (await self._respond(call, callback, notice, run))[0]
         definition = callback.tool_definition if callback is not None else None
-        if self._on_start and (pending := notify(self._on_start, call, definition)):
+        if run.on_start and (pending := notify(run.on_start, call, definition)):
             await settle(pending)
         started = perf_counter()
         if run.tracer is not None:
             with start_span(run.tracer, call, definition, self._include_content) as span:
-                response, error_type = await self._respond(call, callback, notice, run)
+                response, error_type, waited = await self._respond(call, callback, notice, run)
                 end_span(span, response, error_type, self._include_content)
         else:
-            response, _ = await self._respond(call, callback, notice, run)
-        if self._on_end and (
-            pending := notify(self._on_end, call, definition, response, perf_counter() - started)
+            response, _, waited = await self._respond(call, callback, notice, run)
+        if run.on_end and (
+            pending := notify(
+                run.on_end, call, definition, response, perf_counter() - started - waited
+            )
         ):
             await settle(pending)
         return response
 
     async def _respond(
-        self, call: ToolCall, callback: ToolCallback | None, notice: str | None, run: _Run
-    ) -> tuple[ToolResponse, str | None]:
-        """The call's response and, for a failure, its error type."""
+        self,
+        call: ToolCall,
+        callback: ToolCallback | None,
+        notice: tuple[str, str] | None,
+        run: _Run,
+    ) -> tuple[ToolResponse, str | None, float]:
+        """The call's response, its error type for a failure, and the approval wait."""
         if notice is not None:
-            return ToolResponse(call.id, call.name, notice, True), "ToolCallLimitExceededError"
+            return ToolResponse(call.id, call.name, notice[0], True), notice[1], 0.0
         error: ToolExecutionError
+        waited = 0.0
         try:
             if callback is None:
                 raise UnknownToolError(call.name, run.available)
             if requires_approval(callback):
-                if run.approval_lock is None:
-                    run.approval_lock = asyncio.Lock()
-                await self._approvals.check(call, callback.tool_definition, run.approval_lock)
+                waited = await self._approve(call, callback.tool_definition, run)
             timeout = timeout_of(callback)
             text = await run_tool(
                 callback,
@@ -427,14 +512,35 @@ class ToolCallingManager:
         except Exception as exc:
             error = ToolExecutionError(callback.tool_definition if callback else None, exc)
         else:
-            return ToolResponse(call.id, call.name, self._cut(text)), None
+            return ToolResponse(call.id, call.name, self._cut(text)), None, waited
         answer = self._processor(error)
         if not isinstance(answer, str):
             raise TypeError(
                 f"The exception processor {self._processor!r} returned {type(answer).__name__}; "
                 "it must return the text the model reads (str) or raise."
             )
-        return ToolResponse(call.id, call.name, self._cut(answer), True), _error_type(error)
+        return (
+            ToolResponse(call.id, call.name, self._cut(answer), True),
+            _error_type(error),
+            waited,
+        )
+
+    async def _approve(self, call: ToolCall, definition: ToolDefinition, run: _Run) -> float:
+        """Ask the approver; return the seconds the decision took (raises when denied)."""
+        if run.approval_lock is None:
+            run.approval_lock = asyncio.Lock()
+        started = perf_counter()
+        approved = False
+        try:
+            await self._approvals.check(call, definition, run.approval_lock)
+            approved = True
+        finally:
+            waited = perf_counter() - started
+            if run.on_approval and (
+                pending := notify(run.on_approval, call, definition, approved, waited)
+            ):
+                await settle(pending)
+        return waited
 
     def _resolve(self, name: str) -> ToolCallback | None:
         assert self._resolver is not None
@@ -451,7 +557,7 @@ class ToolCallingManager:
         names = dict.fromkeys(callbacks)
         if options is not None:
             names.update(dict.fromkeys(options.tool_names))
-        if self._resolver is not None:
+        if self._resolver is not None and self._resolve_unoffered:
             names.update(dict.fromkeys(listed_names(self._resolver)))
         return tuple(names)
 
@@ -478,7 +584,8 @@ class ToolCallingManager:
         return (
             f"ToolCallingManager(resolver={self._resolver!r}, "
             f"max_concurrency={self._max_concurrency}, default_timeout={self._default_timeout!r}, "
-            f"on_limit_exceeded={self._on_limit_exceeded!r})"
+            f"on_limit_exceeded={self._on_limit_exceeded!r}, "
+            f"resolve_unoffered_tools={self._resolve_unoffered})"
         )
 
 

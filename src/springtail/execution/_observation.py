@@ -26,11 +26,14 @@ logger = logging.getLogger("springtail.execution")
 
 @runtime_checkable
 class ToolExecutionListener(Protocol):
-    """Hooks called around every tool call; implement either or both.
+    """Hooks called around every tool call; implement any of them.
 
     ``definition`` is ``None`` for a call to an unknown tool. ``on_tool_end``
     receives the response the model will read (``is_error`` tells failures
-    apart) and the call's wall-clock duration in seconds. Hooks run on the
+    apart) and the call's wall-clock duration in seconds, without the time
+    an approver took. A listener may also define
+    ``on_tool_approval(call, definition, approved, wait_s)``, called once the
+    approver has decided on a tool marked ``requires_approval``. Hooks run on the
     event loop: keep them quick, or return an awaitable, which is awaited.
     An exception raised by a hook is logged and ignored, so a broken
     observer never changes what the model sees.
