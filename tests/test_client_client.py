@@ -17,6 +17,7 @@ from springtail.client import (
 from springtail.messages import (
     AssistantMessage,
     ChatOptions,
+    Message,
     Prompt,
     SystemMessage,
     ToolCall,
@@ -67,13 +68,24 @@ def test_prompt_call_content_sends_system_then_user() -> None:
     assert model.prompts[0].messages == (SystemMessage("Be brief."), UserMessage("Hello"))
 
 
-def test_call_is_lazy_and_runs_once_for_all_accessors() -> None:
+def test_call_runs_at_once_and_keeps_the_result_for_all_accessors() -> None:
     model = ScriptedChatModel(["only once"])
     response = ChatClient(model).prompt("q").call()
-    assert model.prompts == []
+    assert len(model.prompts) == 1
     assert response.content() == "only once"
     assert response.chat_response().text == "only once"
     assert len(model.prompts) == 1
+
+
+def test_call_as_a_statement_saves_the_turn_to_memory() -> None:
+    from springtail.client import MessageChatMemoryAdvisor
+    from springtail.memory import MessageWindowChatMemory
+
+    memory = MessageWindowChatMemory()
+    model = ScriptedChatModel(["Hello Bob."])
+    client = ChatClient(model, advisors=[MessageChatMemoryAdvisor(memory)])
+    client.prompt("My name is Bob.").call()
+    assert memory.get("default") == [UserMessage("My name is Bob."), AssistantMessage("Hello Bob.")]
 
 
 def test_builder_defaults_and_request_overrides() -> None:
@@ -99,7 +111,7 @@ def test_builder_defaults_and_request_overrides() -> None:
 
 def test_messages_sit_between_system_and_user() -> None:
     model = ScriptedChatModel(["ok"])
-    history = [UserMessage("earlier"), AssistantMessage("reply")]
+    history: list[Message] = [UserMessage("earlier"), AssistantMessage("reply")]
     ChatClient(model, system="s").prompt().messages(history).user("now").call().content()
     assert model.prompts[0].messages == (
         SystemMessage("s"),
@@ -141,9 +153,8 @@ def test_request_tool_context_merges_over_default() -> None:
 def test_duplicate_tool_names_fail_when_the_request_runs() -> None:
     model = ScriptedChatModel(["never"])
     client = ChatClient(model, tools=[Calculator()])
-    response = client.prompt("q").tools(other_multiply).call()  # nothing runs yet
     with pytest.raises(DuplicateToolNameError, match="'multiply'") as info:
-        response.content()
+        client.prompt("q").tools(other_multiply).call()
     assert info.value.names == ("multiply",)
     assert isinstance(info.value, ValueError)
     assert model.prompts == []
@@ -288,27 +299,70 @@ class Point:
     y: int
 
 
-def test_entity_tells_the_schema_and_parses_fenced_json() -> None:
+def test_entity_sends_the_schema_with_the_one_request_and_parses_fenced_json() -> None:
     model = ScriptedChatModel(['Here you go:\n```json\n{"city": "Oslo", "celsius": -3.5}\n```'])
-    weather = ChatClient(model).prompt("Weather in Oslo?").call().entity(Weather)
+    weather = ChatClient(model).prompt("Weather in Oslo?").entity(Weather)
     assert weather == Weather(city="Oslo", celsius=-3.5)
+    assert len(model.prompts) == 1
     sent = model.prompts[0].messages[-1]
     assert isinstance(sent, UserMessage)
     assert sent.text.startswith("Weather in Oslo?")
     assert '"celsius"' in sent.text
     assert "JSON Schema" in sent.text
+    options = model.prompts[0].options
+    assert options is not None
+    assert options.response_schema is not None
+    assert set(options.response_schema["properties"]) == {"city", "celsius"}
+
+
+async def test_aentity_is_the_async_twin() -> None:
+    model = ScriptedChatModel(['{"city": "Oslo", "celsius": 1}'])
+    weather = await ChatClient(model).prompt("Weather?").aentity(Weather)
+    assert weather == Weather(city="Oslo", celsius=1)
+
+
+def test_call_response_entity_parses_the_kept_answer_without_a_new_request() -> None:
+    model = ScriptedChatModel(['{"city": "Oslo", "celsius": 2}'])
+    response = ChatClient(model).prompt("Weather?").call()
+    assert response.entity(Weather) == Weather(city="Oslo", celsius=2)
+    assert len(model.prompts) == 1
+
+
+def test_an_invalid_answer_is_asked_again_with_the_validation_error() -> None:
+    model = ScriptedChatModel(['{"city": "Oslo"}', '{"city": "Oslo", "celsius": 4}'])
+    weather = ChatClient(model).prompt("Weather?").entity(Weather)
+    assert weather == Weather(city="Oslo", celsius=4)
+    again = model.prompts[1]
+    assert again.messages[-2] == AssistantMessage('{"city": "Oslo"}')
+    feedback = again.messages[-1]
+    assert isinstance(feedback, UserMessage)
+    assert "celsius" in feedback.text
+    assert "Field required" in feedback.text
+    assert again.options is not None
+    assert again.options.response_schema is not None
+
+
+def test_the_retries_are_bounded_and_configurable() -> None:
+    model = ScriptedChatModel(['{"city": "Oslo"}'] * 3)
+    with pytest.raises(ValueError, match="not a valid Weather"):
+        ChatClient(model).prompt("Weather?").entity(Weather, max_retries=2)
+    assert len(model.prompts) == 3
+    model = ScriptedChatModel(['{"city": "Oslo"}'])
+    with pytest.raises(ValueError, match="not a valid Weather"):
+        ChatClient(model).prompt("Weather?").call().entity(Weather, max_retries=0)
+    assert len(model.prompts) == 1
 
 
 def test_entity_of_list_of_dataclasses() -> None:
     model = ScriptedChatModel(['[{"x": 1, "y": 2}, {"x": 3, "y": 4}]'])
-    points = ChatClient(model).prompt("points").call().entity(list[Point])
+    points = ChatClient(model).prompt("points").entity(list[Point])
     assert points == [Point(1, 2), Point(3, 4)]
 
 
 def test_entity_with_a_wrong_answer_says_what_does_not_fit() -> None:
-    model = ScriptedChatModel(['{"city": "Oslo"}'])
+    model = ScriptedChatModel(['{"city": "Oslo"}', '{"city": "Oslo"}'])
     with pytest.raises(ValueError, match=r"(?s)not a valid Weather.*celsius.*Field required"):
-        ChatClient(model).prompt("q").call().entity(Weather)
+        ChatClient(model).prompt("q").entity(Weather)
 
 
 def test_bad_arguments_are_clear_errors() -> None:
@@ -343,9 +397,8 @@ def test_model_errors_reach_the_caller_of_every_api() -> None:
 def test_duplicates_among_default_tools_fail_when_the_request_runs() -> None:
     model = ScriptedChatModel(["never"])
     client = ChatClient(model, tools=[Calculator(), other_multiply])
-    response = client.prompt("q").call()
     with pytest.raises(DuplicateToolNameError, match="'multiply'"):
-        response.content()
+        client.prompt("q").call()
 
 
 def test_a_single_tool_source_or_advisor_needs_no_list() -> None:

@@ -1,41 +1,36 @@
-"""Tool events travel from wherever a tool runs to the stream's consumer."""
+"""Stream events: the per-execution queue listener the tool loop streams tool events from."""
 
-import asyncio
+from __future__ import annotations
 
-from springtail.client import TOOL_EVENT_RELAY, TextDelta, ToolCallFinished, ToolCallStarted
-from springtail.client._events import EventSink, current_sink
+from springtail.client import ToolApprovalDecided, ToolCallFinished, ToolCallStarted
+from springtail.client._events import ToolEventQueue
 from springtail.messages import ToolCall, ToolResponse
 
 
-async def test_relay_forwards_to_the_current_sink_from_any_thread() -> None:
-    loop = asyncio.get_running_loop()
-    received: list[object] = []
-    sink = EventSink(loop, received.append)
-    call = ToolCall("c1", "lookup", '{"sku": "A"}')
-    token = current_sink().set(sink)
-    try:
-        TOOL_EVENT_RELAY.on_tool_start(call, None)
-
-        def from_worker() -> None:
-            TOOL_EVENT_RELAY.on_tool_end(call, None, ToolResponse("c1", "lookup", "7"), 0.25)
-
-        # A worker thread started with the context copied, as asyncio.to_thread does.
-        await asyncio.to_thread(from_worker)
-        await asyncio.sleep(0)  # let call_soon_threadsafe deliver
-    finally:
-        current_sink().reset(token)
+async def test_the_queue_reports_start_approval_and_end_in_order() -> None:
+    events = ToolEventQueue()
+    call = ToolCall("c1", "reserve", '{"sku": "A"}')
+    events.on_tool_start(call, None)
+    events.on_tool_end(call, None, ToolResponse("c1", "reserve", "done"), 0.25)
+    events.close()
+    received = []
+    while (event := await events.queue.get()) is not None:
+        received.append(event)
     assert received == [
-        ToolCallStarted("c1", "lookup", '{"sku": "A"}'),
-        ToolCallFinished("c1", "lookup", "7", False, 0.25),
+        ToolCallStarted("c1", "reserve", '{"sku": "A"}'),
+        ToolCallFinished("c1", "reserve", "done", False, 0.25, 0.0),
     ]
 
 
-def test_relay_does_nothing_without_a_stream() -> None:
-    call = ToolCall("c1", "lookup", "{}")
-    TOOL_EVENT_RELAY.on_tool_start(call, None)  # no sink: no error, no effect
-    assert current_sink().get() is None
-
-
-def test_events_are_values() -> None:
-    assert TextDelta("a") == TextDelta("a")
-    assert hash(ToolCallStarted("1", "t", "{}")) == hash(ToolCallStarted("1", "t", "{}"))
+async def test_the_approval_wait_is_reported_apart_from_the_run_time() -> None:
+    events = ToolEventQueue()
+    call = ToolCall("c1", "reserve", "{}")
+    events.on_tool_start(call, None)
+    events.on_tool_approval(call, None, True, 24.5)  # type: ignore[arg-type]
+    events.on_tool_end(call, None, ToolResponse("c1", "reserve", "done"), 0.01)
+    events.close()
+    received = []
+    while (event := await events.queue.get()) is not None:
+        received.append(event)
+    assert received[1] == ToolApprovalDecided("c1", "reserve", True, 24.5)
+    assert received[2] == ToolCallFinished("c1", "reserve", "done", False, 0.01, 24.5)

@@ -5,6 +5,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from springtail import tool
 from springtail.client import (
@@ -12,6 +13,7 @@ from springtail.client import (
     ChatClient,
     MessageChatMemoryAdvisor,
     ToolCallingAdvisor,
+    ToolCallStarted,
 )
 from springtail.memory import ChatMemory, MessageWindowChatMemory, SqliteChatMemoryRepository
 from springtail.messages import (
@@ -206,3 +208,136 @@ async def test_a_locked_database_does_not_stall_the_event_loop(tmp_path: Path) -
     assert response.content() == "hi"
     assert ticks >= 20
     assert memory.get("default") == [UserMessage("hello"), AssistantMessage("hi")]
+
+
+# -- streamed and called turns leave the same, valid memory (issue 15, item 1) ---------
+
+
+def three_rounds() -> list[AssistantMessage | str]:
+    return [
+        AssistantMessage("", (ToolCall(f"c{i}", "lookup", f'{{"sku": "S{i}"}}'),))
+        for i in (1, 2, 3)
+    ] + ["All three are in stock."]
+
+
+def final_step_client(model: ScriptedChatModel, memory: MessageWindowChatMemory) -> ChatClient:
+    """support-bot's `final` layout: memory inside the tool loop."""
+    return ChatClient(
+        model,
+        system="sys",
+        tools=[lookup],
+        advisors=[
+            MessageChatMemoryAdvisor(memory, order=HIGHEST_PRECEDENCE + 400),
+            ToolCallingAdvisor(),
+        ],
+    )
+
+
+def assert_valid_history(messages: list[Message]) -> None:
+    """Every assistant tool call is followed by exactly its tool responses, and only then."""
+    for index, message in enumerate(messages):
+        if isinstance(message, AssistantMessage) and message.tool_calls:
+            follower = messages[index + 1] if index + 1 < len(messages) else None
+            assert isinstance(follower, ToolResponseMessage), (index, messages)
+            assert [r.id for r in follower.responses] == [c.id for c in message.tool_calls]
+        if isinstance(message, ToolResponseMessage):
+            before = messages[index - 1] if index else None
+            assert isinstance(before, AssistantMessage), (index, messages)
+            assert before.tool_calls, (index, messages)
+
+
+def test_a_streamed_turn_with_three_rounds_stores_what_a_called_turn_stores() -> None:
+    called, streamed = MessageWindowChatMemory(), MessageWindowChatMemory()
+    final_step_client(ScriptedChatModel(three_rounds()), called).prompt("Stock?").call()
+    events = list(
+        final_step_client(ScriptedChatModel(three_rounds()), streamed)
+        .prompt("Stock?")
+        .stream()
+        .events()
+    )
+    assert kinds(called.get("default")) == [
+        "UserMessage",
+        *["AssistantMessage", "ToolResponseMessage"] * 3,
+        "AssistantMessage",
+    ]
+    assert streamed.get("default") == called.get("default")
+    assert_valid_history(streamed.get("default"))
+    assert sum(isinstance(e, ToolCallStarted) for e in events) == 3
+
+
+def test_each_iteration_reads_the_history_once() -> None:
+    reads: list[str] = []
+
+    class CountingMemory(MessageWindowChatMemory):
+        def get(self, conversation_id: str) -> list[Message]:
+            reads.append(conversation_id)
+            return super().get(conversation_id)
+
+    memory = CountingMemory()
+    final_step_client(ScriptedChatModel(three_rounds()), memory).prompt("Stock?").call()
+    assert reads == ["default"]
+
+
+Round = list[tuple[str, str]]
+
+
+@st.composite
+def scripts(draw: st.DrawFn) -> list[list[Round]]:
+    """Turns, each a list of tool rounds, each a list of (sku, text) calls."""
+    sku = st.sampled_from(["A", "B", "C"])
+    call_list = st.lists(st.tuples(sku, st.sampled_from(["", "checking"])), min_size=1, max_size=3)
+    return draw(st.lists(st.lists(call_list, max_size=3), min_size=1, max_size=3))
+
+
+def script_of(turns: list[list[Round]]) -> list[AssistantMessage | str]:
+    replies: list[AssistantMessage | str] = []
+    for t, rounds in enumerate(turns):
+        for r, calls in enumerate(rounds):
+            text = calls[0][1]
+            replies.append(
+                AssistantMessage(
+                    text,
+                    tuple(
+                        ToolCall(f"t{t}r{r}c{i}", "lookup", f'{{"sku": "{sku}"}}')
+                        for i, (sku, _) in enumerate(calls)
+                    ),
+                )
+            )
+        replies.append(f"Answer {t}, all done.")
+    return replies
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    turns=scripts(),
+    inside=st.booleans(),
+    history_enabled=st.booleans(),
+)
+def test_call_and_stream_leave_the_same_valid_memory(
+    turns: list[list[Round]], inside: bool, history_enabled: bool
+) -> None:
+    memories = []
+    for mode in ("call", "stream"):
+        memory = MessageWindowChatMemory(max_messages=1000)
+        model = ScriptedChatModel(script_of(turns))
+        client = ChatClient(
+            model,
+            system="sys",
+            tools=[lookup],
+            advisors=[
+                MessageChatMemoryAdvisor(
+                    memory, order=HIGHEST_PRECEDENCE + (400 if inside else 200)
+                ),
+                ToolCallingAdvisor(conversation_history_enabled=history_enabled or not inside),
+            ],
+        )
+        for t in range(len(turns)):
+            spec = client.prompt(f"question {t}")
+            if mode == "call":
+                spec.call()
+            else:
+                list(spec.stream().events())
+        stored = memory.get("default")
+        assert_valid_history(stored)
+        memories.append(stored)
+    assert memories[0] == memories[1]

@@ -15,6 +15,7 @@ from springtail.client import (
     ChatClientResponse,
     StreamAdvisorChain,
     TextDelta,
+    ToolApprovalDecided,
     ToolCallFinished,
     ToolCallingAdvisor,
     ToolCallStarted,
@@ -398,3 +399,114 @@ def test_an_unknown_tool_name_in_options_is_a_clear_error() -> None:
     client = ChatClient(ScriptedChatModel(["never"]), advisors=[ToolCallingAdvisor()])
     with pytest.raises(ValueError, match="'nope'"):
         client.prompt("hi").options(ChatOptions(tool_names=("nope",))).call().content()
+
+
+# -- the loop ends (issue 15, item 2) ---------------------------------------------------
+
+
+def endless(prompt: Prompt) -> AssistantMessage:
+    """A model that asks for another lookup, with new arguments, every time."""
+    n = sum(isinstance(m, ToolResponseMessage) for m in prompt.messages) + len(prompt.messages)
+    return AssistantMessage("", (ToolCall(f"c{n}", "lookup", f'{{"sku": "S{n}-{id(prompt)}"}}'),))
+
+
+@pytest.mark.parametrize("mode", ["call", "stream"])
+def test_call_limits_count_the_turn_without_history(mode: str) -> None:
+    model = ScriptedChatModel([endless] * 60)
+    manager = ToolCallingManager(max_calls_per_tool=5)
+    client = ChatClient(
+        model,
+        tools=[lookup],
+        advisors=[ToolCallingAdvisor(manager, conversation_history_enabled=False)],
+    )
+    spec = client.prompt("go")
+    if mode == "call":
+        response = spec.call().chat_response()
+    else:
+        response = ChatResponse.of(AssistantMessage("".join(spec.stream().content())))
+    assert "Tool call limit exceeded" in response.text
+    assert len(model.prompts) == 6  # five calls ran; the sixth was refused
+
+
+@pytest.mark.parametrize("mode", ["call", "stream"])
+def test_model_calls_per_turn_are_bounded_when_refused_calls_go_on(mode: str) -> None:
+    model = ScriptedChatModel([endless] * 100)
+    manager = ToolCallingManager(max_calls_per_tool=2, on_limit_exceeded="error_response")
+    advisor = ToolCallingAdvisor(manager, max_model_calls=12)
+    client = ChatClient(model, tools=[lookup], advisors=[advisor])
+    spec = client.prompt("go")
+    if mode == "call":
+        response = spec.call().chat_response()
+        assert response.result is not None
+        assert response.result.metadata.finish_reason == "modelCallLimitExceeded"
+        text = response.text
+    else:
+        text = "".join(spec.stream().content())
+    assert "Model call limit exceeded: the model was called 12 times" in text
+    assert len(model.prompts) == 12
+    assert max(len(p.messages) for p in model.prompts) < 30
+
+
+def test_the_default_bound_stops_an_endless_model() -> None:
+    model = ScriptedChatModel([endless] * 200)
+    manager = ToolCallingManager(on_limit_exceeded="error_response")
+    client = ChatClient(model, tools=[lookup], advisors=[ToolCallingAdvisor(manager)])
+    reply = client.prompt("go").call()
+    assert "Model call limit exceeded" in reply.content()
+    assert len(model.prompts) == 50
+
+
+def test_max_model_calls_must_be_a_positive_int() -> None:
+    with pytest.raises(ValueError, match="max_model_calls"):
+        ToolCallingAdvisor(max_model_calls=0)
+    with pytest.raises(TypeError, match="max_model_calls"):
+        ToolCallingAdvisor(max_model_calls=1.5)  # type: ignore[arg-type]
+
+
+def test_an_identical_repeated_call_is_answered_not_run_again() -> None:
+    runs: list[str] = []
+
+    @tool
+    def stock(sku: str) -> str:
+        """Stock of a product."""
+        runs.append(sku)
+        return f"{sku}: 4"
+
+    model = ScriptedChatModel(
+        [
+            calls(("stock", '{"sku": "A"}')),
+            calls(("stock", '{"sku":"A"}')),
+            calls(("stock", '{"sku": "B"}')),
+            "A has 4, B has 4.",
+        ]
+    )
+    events = list(ChatClient(model, tools=[stock]).prompt("A and B?").stream().events())
+    assert runs == ["A", "B"]
+    finished = [e for e in events if isinstance(e, ToolCallFinished)]
+    assert [e.is_error for e in finished] == [False, True, False]
+    assert "You already called stock with these arguments" in finished[1].result
+    assert "A: 4" in finished[1].result
+
+
+def test_stream_events_report_the_approval_wait_apart() -> None:
+    import time
+
+    @tool(requires_approval=True)
+    def reserve(sku: str) -> str:
+        """Reserve a product."""
+        return f"reserved {sku}"
+
+    def person(call: ToolCall, definition: object) -> bool:
+        time.sleep(0.3)
+        return True
+
+    model = ScriptedChatModel([calls(("reserve", '{"sku": "A"}')), "Reserved."])
+    manager = ToolCallingManager(approver=person)
+    client = ChatClient(model, tools=[reserve], advisors=[ToolCallingAdvisor(manager)])
+    events = list(client.prompt("reserve A").stream().events())
+    decided = [e for e in events if isinstance(e, ToolApprovalDecided)]
+    finished = [e for e in events if isinstance(e, ToolCallFinished)]
+    assert decided[0].approved
+    assert decided[0].wait_s >= 0.3
+    assert finished[0].approval_wait_s >= 0.3
+    assert finished[0].duration_s < 0.2

@@ -19,25 +19,30 @@ from springtail.client._advisor import (
 )
 from springtail.client._client import ChatClient, ChatClientBuilder
 from springtail.client._events import (
-    TOOL_EVENT_RELAY,
     StreamEvent,
     TextDelta,
+    ToolApprovalDecided,
     ToolCallFinished,
     ToolCallStarted,
-    ToolEventRelay,
+    ToolEvent,
 )
 from springtail.client._logger_advisor import SimpleLoggerAdvisor
 from springtail.client._memory_advisor import MessageChatMemoryAdvisor
 from springtail.client._responses import CallResponse, StreamResponse
 from springtail.client._spec import ChatClientRequestSpec
-from springtail.client._tool_calling import ToolCallingAdvisor
+from springtail.client._tool_calling import (
+    LIMIT_EXCEEDED_FINISH_REASON,
+    MODEL_CALL_LIMIT_FINISH_REASON,
+    ToolCallingAdvisor,
+)
 from springtail.client._tools import DuplicateToolNameError
 
 __all__ = [
     "HIGHEST_PRECEDENCE",
+    "LIMIT_EXCEEDED_FINISH_REASON",
     "LOWEST_PRECEDENCE",
+    "MODEL_CALL_LIMIT_FINISH_REASON",
     "TOOL_CALLING_AUTO_REGISTER",
-    "TOOL_EVENT_RELAY",
     "CallAdvisor",
     "CallAdvisorChain",
     "CallResponse",
@@ -54,8 +59,9 @@ __all__ = [
     "StreamEvent",
     "StreamResponse",
     "TextDelta",
+    "ToolApprovalDecided",
     "ToolCallFinished",
     "ToolCallStarted",
     "ToolCallingAdvisor",
-    "ToolEventRelay",
+    "ToolEvent",
 ]

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any, Final, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
 
-from springtail.messages import ChatResponse, Prompt
+from springtail.messages import ChatResponse, Message, Prompt
+
+if TYPE_CHECKING:
+    from springtail.client._events import ToolEvent
 
 __all__ = [
     "HIGHEST_PRECEDENCE",
@@ -42,26 +45,40 @@ class ChatClientRequest:
     ``context`` is shared by every advisor of one request, and by every
     iteration of the tool loop, so advisors can leave notes for each other
     (the advisor params set with ``advisor_param`` start it).
+
+    ``loop_messages`` are the messages the tool loop added for this model
+    call: the assistant message that asked for tools and the tool responses
+    that answer it. They are empty on a turn's first model call. An advisor
+    inside the loop (a memory advisor) takes each iteration's new messages
+    from here, once, instead of comparing prompts.
     """
 
     prompt: Prompt
     context: dict[str, Any] = field(default_factory=dict)
+    loop_messages: tuple[Message, ...] = ()
 
     def with_prompt(self, prompt: Prompt) -> ChatClientRequest:
-        """The same request (and the same context) around another prompt."""
-        return ChatClientRequest(prompt, self.context)
+        """The same request (same context, same loop messages) around another prompt."""
+        return ChatClientRequest(prompt, self.context, self.loop_messages)
 
 
 @dataclass(frozen=True, slots=True)
 class ChatClientResponse:
-    """What comes back up the chain: the model's response plus the shared context."""
+    """What comes back up the chain: the model's response plus the shared context.
+
+    In a stream, the tool loop also sends a response per tool event (a call
+    started, was approved or denied, finished): its ``chat_response`` is
+    empty and ``event`` holds the event. Advisors pass such responses on
+    unchanged; ``StreamResponse.events()`` reports them.
+    """
 
     chat_response: ChatResponse
     context: dict[str, Any] = field(default_factory=dict)
+    event: ToolEvent | None = None
 
     def with_chat_response(self, chat_response: ChatResponse) -> ChatClientResponse:
-        """The same context around another response."""
-        return ChatClientResponse(chat_response, self.context)
+        """The same context (and event) around another response."""
+        return ChatClientResponse(chat_response, self.context, self.event)
 
 
 class CallAdvisorChain(Protocol):

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Awaitable, Callable, Mapping
 from functools import lru_cache
 from typing import Any, TypeVar
 
 from pydantic import TypeAdapter, ValidationError
 
-__all__ = ["format_instructions", "parse_entity"]
+__all__ = ["format_instructions", "json_schema", "parse_entity", "reask_entity"]
 
 T = TypeVar("T")
 
@@ -34,9 +35,14 @@ def _adapter_for(target: Any) -> TypeAdapter[Any]:
         return TypeAdapter(target)
 
 
+def json_schema(target: Any) -> dict[str, Any]:
+    """The JSON Schema of ``target``, as pydantic writes it."""
+    return _adapter_for(target).json_schema()
+
+
 def format_instructions(target: Any) -> str:
     """What the model is told so that its answer parses as ``target``."""
-    schema = json.dumps(_adapter_for(target).json_schema(), separators=(",", ":"))
+    schema = json.dumps(json_schema(target), separators=(",", ":"))
     return (
         "Your response must be JSON only: a single RFC 8259 compliant JSON value that "
         "follows this JSON Schema, with no explanations and no markdown code fences.\n"
@@ -92,3 +98,38 @@ def parse_entity(text: str, target: type[T] | Any) -> T:
 
 def _is_json_error(error: ValidationError) -> bool:
     return any(e.get("type") == "json_invalid" for e in error.errors())
+
+
+Reask = Callable[[str, str, Mapping[str, Any]], Awaitable[str]]
+"""``(previous answer, feedback, schema) -> new answer``: asks the model once more."""
+
+
+async def reask_entity(ask: Reask, text: str, target: Any, max_retries: int) -> Any:
+    """Parse ``text`` as ``target``; on failure ask again with the error, ``max_retries`` times.
+
+    Spring AI's structured-output validation works the same way: the model
+    reads what did not fit and gets another try.
+
+    Raises:
+        ValueError: ``max_retries`` is negative, or no answer validates.
+    """
+    if isinstance(max_retries, bool) or not isinstance(max_retries, int) or max_retries < 0:
+        raise ValueError(f"max_retries must be an int of at least 0, got {max_retries!r}")
+    try:
+        return parse_entity(text, target)
+    except ValueError as error:
+        last = error
+    schema = json_schema(target)
+    for _ in range(max_retries):
+        detail = str(last.__cause__) if last.__cause__ is not None else str(last)
+        feedback = (
+            f"Your answer is not valid: {detail}\nAnswer again with JSON only: a single "
+            "JSON value that follows this JSON Schema, with no explanations and no "
+            f"markdown code fences.\nJSON Schema: {json.dumps(schema, separators=(',', ':'))}"
+        )
+        text = await ask(text, feedback, schema)
+        try:
+            return parse_entity(text, target)
+        except ValueError as error:
+            last = error
+    raise last

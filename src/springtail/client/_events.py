@@ -1,18 +1,17 @@
 """What a streamed request reports while it runs: text, and tool calls as they happen.
 
-Tool calls run inside the tool loop, deep in the advisor chain, while the
-caller waits for the next chunk. Their start and end therefore travel on a
-side channel: the stream sets an :class:`EventSink` in a context variable,
-and the ToolCallingManager's listener hook (:data:`TOOL_EVENT_RELAY`) hands
-each start and end to it, from whichever task or worker thread runs the tool.
+Tool calls run inside the tool loop, deep in the advisor chain. The loop's
+own stream carries their events: while the manager runs one response's
+calls, the ToolCallingAdvisor yields a :class:`ChatClientResponse` per start,
+approval and end, with an empty ``chat_response`` and the event in
+``event``. Advisors outside the loop see them pass like any chunk;
+``StreamResponse.events()`` turns them back into events. There is no side
+channel: what is not in the stream did not happen.
 """
 
 from __future__ import annotations
 
 import asyncio
-import threading
-from collections.abc import Callable
-from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeAlias
 
@@ -21,14 +20,13 @@ if TYPE_CHECKING:
     from springtail.tools._definition import ToolDefinition
 
 __all__ = [
-    "TOOL_EVENT_RELAY",
-    "EventSink",
     "StreamEvent",
     "TextDelta",
+    "ToolApprovalDecided",
     "ToolCallFinished",
     "ToolCallStarted",
-    "ToolEventRelay",
-    "current_sink",
+    "ToolEvent",
+    "ToolEventQueue",
 ]
 
 
@@ -41,7 +39,7 @@ class TextDelta:
 
 @dataclass(frozen=True, slots=True)
 class ToolCallStarted:
-    """A tool call is about to run; ``arguments`` is the model's raw JSON."""
+    """A tool call is about to run (or to ask for approval); ``arguments`` is the model's JSON."""
 
     id: str
     tool_name: str
@@ -49,62 +47,65 @@ class ToolCallStarted:
 
 
 @dataclass(frozen=True, slots=True)
+class ToolApprovalDecided:
+    """The approver decided on a call of a tool marked ``requires_approval``.
+
+    ``wait_s`` is how long the decision took (usually a person thinking); it
+    is not part of the call's ``duration_s``.
+    """
+
+    id: str
+    tool_name: str
+    approved: bool
+    wait_s: float
+
+
+@dataclass(frozen=True, slots=True)
 class ToolCallFinished:
-    """A tool call ended; ``result`` is the text the model will read."""
+    """A tool call ended; ``result`` is the text the model will read.
+
+    ``duration_s`` is the time the call took without the approval wait,
+    which is reported apart in ``approval_wait_s`` (0 when none was asked).
+    """
 
     id: str
     tool_name: str
     result: str
     is_error: bool
     duration_s: float
+    approval_wait_s: float = 0.0
 
 
-StreamEvent: TypeAlias = TextDelta | ToolCallStarted | ToolCallFinished
+ToolEvent: TypeAlias = ToolCallStarted | ToolApprovalDecided | ToolCallFinished
+"""What the tool loop's stream reports about tool calls."""
+
+StreamEvent: TypeAlias = TextDelta | ToolCallStarted | ToolApprovalDecided | ToolCallFinished
 """Anything ``StreamResponse.events()`` yields."""
 
 
-class EventSink:
-    """Delivers tool events to the loop that runs one stream, from any thread."""
+class ToolEventQueue:
+    """A per-execution ToolExecutionListener that queues the calls' events for the loop's stream.
 
-    __slots__ = ("_loop", "_put", "_thread")
-
-    def __init__(self, loop: asyncio.AbstractEventLoop, put: Callable[[StreamEvent], None]) -> None:
-        self._loop = loop
-        self._put = put
-        self._thread = threading.get_ident()
-
-    def emit(self, event: StreamEvent) -> None:
-        """Hand ``event`` to the stream's consumer, in the order events happen."""
-        if threading.get_ident() == self._thread:
-            self._put(event)
-        else:
-            self._loop.call_soon_threadsafe(self._put, event)
-
-
-_current_sink: ContextVar[EventSink | None] = ContextVar("springtail_event_sink", default=None)
-
-
-def current_sink() -> ContextVar[EventSink | None]:
-    """The context variable holding the sink of the stream being run, if any."""
-    return _current_sink
-
-
-class ToolEventRelay:
-    """A ToolExecutionListener that forwards tool starts and ends to the current stream.
-
-    It costs one context-variable read per tool call when nobody streams
-    events, so the ToolCallingAdvisor's default manager always carries it.
-    Add it to the ``listeners`` of your own ToolCallingManager to get live
-    tool events from that manager too.
+    The manager calls its hooks on the event loop that runs the execution,
+    so a plain ``asyncio.Queue`` suffices.
     """
 
-    __slots__ = ()
+    __slots__ = ("_waits", "queue")
+
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue[ToolEvent | None] = asyncio.Queue()
+        self._waits: dict[str, float] = {}
 
     def on_tool_start(self, call: ToolCall, definition: ToolDefinition | None) -> None:
         """Report that ``call`` is about to run."""
-        sink = _current_sink.get()
-        if sink is not None:
-            sink.emit(ToolCallStarted(call.id, call.name, call.arguments))
+        self.queue.put_nowait(ToolCallStarted(call.id, call.name, call.arguments))
+
+    def on_tool_approval(
+        self, call: ToolCall, definition: ToolDefinition, approved: bool, wait_s: float
+    ) -> None:
+        """Report the approver's decision and remember how long it took."""
+        self._waits[call.id] = wait_s
+        self.queue.put_nowait(ToolApprovalDecided(call.id, call.name, approved, wait_s))
 
     def on_tool_end(
         self,
@@ -114,14 +115,17 @@ class ToolEventRelay:
         duration_s: float,
     ) -> None:
         """Report how ``call`` ended."""
-        sink = _current_sink.get()
-        if sink is not None:
-            sink.emit(
-                ToolCallFinished(
-                    call.id, call.name, response.response_data, response.is_error, duration_s
-                )
+        self.queue.put_nowait(
+            ToolCallFinished(
+                call.id,
+                call.name,
+                response.response_data,
+                response.is_error,
+                duration_s,
+                self._waits.pop(call.id, 0.0),
             )
+        )
 
-
-TOOL_EVENT_RELAY = ToolEventRelay()
-"""The relay the ToolCallingAdvisor's default manager listens with."""
+    def close(self, _: object = None) -> None:
+        """Tell the reader that the execution is over (usable as a task's done callback)."""
+        self.queue.put_nowait(None)

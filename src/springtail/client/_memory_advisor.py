@@ -5,14 +5,13 @@ final answer, and remembers the user's message and that answer. Placed inside
 the loop it runs on every iteration and also remembers each assistant tool
 call together with its tool responses.
 
-Two rules keep the remembered history valid for every provider:
-
-* an assistant message that calls tools is saved only together with the tool
-  responses that answer it (when the next iteration brings them), so the
-  memory never holds a tool call without its answer;
-* a message is saved once per request, however many iterations see it: the
-  advisor notes what it saved in the request context, which every iteration
-  of one request shares.
+The history is read once per request. Inside the loop, each later
+iteration's new messages come from the tool loop itself
+(``ChatClientRequest.loop_messages``: the assistant's tool call together
+with its responses), so each message is saved exactly once, in the order
+the conversation had it, and the memory never holds a tool call without its
+answer. The prompt built for the previous iteration is kept in the request
+context (which every iteration shares) and extended by those messages.
 
 Reading and saving the history is blocking I/O for the SQLite and PostgreSQL
 repositories (a locked SQLite file waits up to its busy timeout), so on an
@@ -36,8 +35,9 @@ from springtail.client._advisor import (
     StreamAdvisorChain,
 )
 from springtail.client._aggregate import StreamAggregator
+from springtail.client._events import ToolCallStarted
 from springtail.memory import ChatMemory
-from springtail.messages import AssistantMessage, ChatResponse, Message, SystemMessage
+from springtail.messages import ChatResponse, Message, SystemMessage
 
 __all__ = ["MessageChatMemoryAdvisor"]
 
@@ -46,19 +46,13 @@ T = TypeVar("T")
 
 
 class _State:
-    """What this request already saved to one conversation."""
+    """The prompt messages this advisor sent for the request's latest model call."""
 
-    __slots__ = ("keep", "pending", "saved")
+    __slots__ = ("first", "sent")
 
-    def __init__(self) -> None:
-        self.saved: set[int] = set()
-        # Holding the saved messages keeps their ids from being reused by new objects.
-        self.keep: list[Message] = []
-        self.pending: AssistantMessage | None = None
-
-    def mark(self, messages: list[Message]) -> None:
-        self.saved.update(id(m) for m in messages)
-        self.keep.extend(messages)
+    def __init__(self, first: list[Message], sent: list[Message]) -> None:
+        self.first = first
+        self.sent = sent
 
 
 class MessageChatMemoryAdvisor:
@@ -115,37 +109,31 @@ class MessageChatMemoryAdvisor:
         value = context.get(ChatMemory.CONVERSATION_ID)
         return str(value) if value else self._conversation_id
 
-    def _before(self, request: ChatClientRequest) -> tuple[ChatClientRequest, str, _State]:
+    def _before(self, request: ChatClientRequest) -> tuple[ChatClientRequest, str]:
         context = request.context
         conversation_id = self._conversation(context)
         states: dict[str, _State] = context.setdefault(_STATE_KEY, {})
         state = states.get(conversation_id)
-        if state is None:
-            state = states[conversation_id] = _State()
+        added = request.loop_messages
+        if state is not None:
+            if added:
+                # A later iteration of the tool loop: save what it added, once.
+                self._memory.add(conversation_id, list(added))
+                messages = state.sent + list(added)
+                state.sent = messages
+            else:
+                # The request's first call again (an outer advisor retried it).
+                messages = list(state.first)
+                state.sent = messages
+            return request.with_prompt(request.prompt.with_messages(messages)), conversation_id
 
         systems: list[Message] = []
         new: list[Message] = []
-        saved = state.saved
-        pending = state.pending
         for message in request.prompt.messages:
-            kind = type(message)
-            if kind is SystemMessage:
-                systems.append(message)
-            elif id(message) in saved:
-                continue
-            elif pending is not None and (
-                message is pending or (kind is AssistantMessage and message == pending)
-            ):
-                continue  # re-added below, in front of its responses
-            else:
-                new.append(message)
-        if pending is not None:
-            # Its tool responses arrived: remember the call and its answers together.
-            new.insert(0, pending)
-            state.pending = None
-
+            (systems if type(message) is SystemMessage else new).append(message)
+        new.extend(added)
         history = self._memory.get(conversation_id)
-        messages: list[Message] = systems
+        messages = systems
         if systems:
             messages.extend(m for m in history if not isinstance(m, SystemMessage))
         else:
@@ -153,39 +141,42 @@ class MessageChatMemoryAdvisor:
         messages.extend(new)
         if new:
             self._memory.add(conversation_id, new)
-            state.mark(new)
-        return request.with_prompt(request.prompt.with_messages(messages)), conversation_id, state
+        states[conversation_id] = _State(messages, messages)
+        return request.with_prompt(request.prompt.with_messages(messages)), conversation_id
 
-    def _after(self, response: ChatResponse, conversation_id: str, state: _State) -> None:
+    def _after(self, response: ChatResponse, conversation_id: str) -> None:
         generation = response.result
         if generation is None:
             return
         output = generation.output
-        if output.tool_calls:
-            state.pending = output
-        elif output.text:
+        if output.text and not output.tool_calls:
+            # A tool call is saved by the next iteration, together with its answers.
             self._memory.add(conversation_id, [output])
-            state.mark([output])
 
     async def advise_call(
         self, request: ChatClientRequest, chain: CallAdvisorChain
     ) -> ChatClientResponse:
         """Add the history, pass the request on, remember the exchange."""
-        advised, conversation_id, state = await _off_the_loop(self._before, request)
+        advised, conversation_id = await _off_the_loop(self._before, request)
         response = await chain.next_call(advised)
-        await _off_the_loop(self._after, response.chat_response, conversation_id, state)
+        await _off_the_loop(self._after, response.chat_response, conversation_id)
         return response
 
     async def advise_stream(
         self, request: ChatClientRequest, chain: StreamAdvisorChain
     ) -> AsyncIterator[ChatClientResponse]:
         """Add the history, stream the answer through, remember it once it is complete."""
-        advised, conversation_id, state = await _off_the_loop(self._before, request)
+        advised, conversation_id = await _off_the_loop(self._before, request)
         aggregator = StreamAggregator()
         async for response in chain.next_stream(advised):
-            aggregator.add(response.chat_response)
+            if response.event is None:
+                aggregator.add(response.chat_response)
+            elif isinstance(response.event, ToolCallStarted):
+                # Text streamed so far belonged to a response that called tools,
+                # not to the answer (outside the loop only the answer is saved).
+                aggregator = StreamAggregator()
             yield response
-        await _off_the_loop(self._after, aggregator.response(), conversation_id, state)
+        await _off_the_loop(self._after, aggregator.response(), conversation_id)
 
 
 async def _off_the_loop(function: Callable[..., T], *args: Any) -> T:

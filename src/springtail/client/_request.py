@@ -19,10 +19,16 @@ from springtail.client._advisor import (
     ChatClientResponse,
 )
 from springtail.client._chain import CallChain, StreamChain
-from springtail.client._events import current_sink
 from springtail.client._tool_calling import ToolCallingAdvisor
 from springtail.client._tools import ResolvedTools, check_unique
-from springtail.messages import ChatOptions, Message, Prompt, SystemMessage, UserMessage
+from springtail.messages import (
+    AssistantMessage,
+    ChatOptions,
+    Message,
+    Prompt,
+    SystemMessage,
+    UserMessage,
+)
 from springtail.models._base import ChatModel
 
 if TYPE_CHECKING:
@@ -122,14 +128,7 @@ class PreparedRequest:
             [a for a in advisors if hasattr(a, "advise_call")],
             self.model,
         )
-        # A tool of a streamed request may call a client itself; that inner
-        # request's tool calls must not show up among the outer stream's events.
-        sink = current_sink()
-        token = sink.set(None)
-        try:
-            return await chain.next_call(request)
-        finally:
-            sink.reset(token)
+        return await chain.next_call(request)
 
     async def stream(
         self, extra: Mapping[str, Any] | None = None
@@ -142,6 +141,19 @@ class PreparedRequest:
         )
         async for response in chain.next_stream(request):
             yield response
+
+    async def reask(self, answer: str, feedback: str, schema: Mapping[str, Any]) -> str:
+        """Ask the model once more for a valid structured answer; return its text.
+
+        A direct model call, past the advisors and without tools: the model
+        only has to rewrite its answer, and memory keeps the request's first
+        answer rather than this correction exchange.
+        """
+        options = self.options if self.options is not None else ChatOptions()
+        options = options.copy_with(tool_callbacks=(), tool_names=(), response_schema=schema)
+        messages = (*self.messages, AssistantMessage(answer), UserMessage(feedback))
+        response = await self.model.acall(Prompt(messages, options))
+        return response.text
 
 
 def build_messages(

@@ -1,24 +1,23 @@
-"""What ``call()`` and ``stream()`` hand back: lazy views of one request.
+"""What ``call()`` and ``stream()`` hand back.
 
-Like Spring AI's response specs, nothing runs until you ask for a result:
-``call().entity(T)`` can then tell the model the JSON Schema it must answer
-with, which it could not if the request had already run. A ``CallResponse``
-runs its request once and keeps the result (``entity`` runs its own request,
-because the request differs); each iteration of a ``StreamResponse`` view runs
-the request afresh, as subscribing to a Spring ``Flux`` does.
+``call()`` runs the request at once, like ``acall()``, and the
+:class:`CallResponse` keeps the result: every accessor reads it, none runs
+the request again. ``entity(T)`` parses the kept answer; when it does not
+validate, the model is asked again, with the validation error, at most
+``max_retries`` times. A :class:`StreamResponse` runs its request when a
+view of it is iterated, afresh for each iteration, as subscribing to a
+Spring ``Flux`` does.
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator, Callable, Iterator
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from springtail._sync import iterate_sync, run_sync
 from springtail.client._advisor import ChatClientResponse
-from springtail.client._chain import OUTPUT_FORMAT_KEY
-from springtail.client._entity import format_instructions, parse_entity
-from springtail.client._events import EventSink, StreamEvent, TextDelta, current_sink
+from springtail.client._entity import reask_entity
+from springtail.client._events import StreamEvent, TextDelta
 from springtail.client._request import PreparedRequest
 from springtail.messages import ChatResponse
 
@@ -29,68 +28,64 @@ E = TypeVar("E")
 
 
 class CallResponse:
-    """The outcome of one non-streaming request, computed on first use and then kept.
+    """The outcome of one non-streaming request, which has already run.
 
     Every accessor has an ``a``-prefixed async twin for code that runs on an
-    event loop; the sync ones also work there (and in threads), they just
-    block the caller until the answer is in.
+    event loop; both just read the kept result (``entity`` may ask the model
+    again when the answer does not validate).
     """
 
     __slots__ = ("_request", "_result")
 
-    def __init__(self, request: PreparedRequest) -> None:
+    def __init__(self, request: PreparedRequest, result: ChatClientResponse) -> None:
         self._request = request
-        self._result: ChatClientResponse | None = None
+        self._result = result
 
     async def achat_client_response(self) -> ChatClientResponse:
         """The response with the advisors' shared context."""
-        result = self._result
-        if result is None:
-            result = self._result = await self._request.call()
-        return result
+        return self._result
 
     def chat_client_response(self) -> ChatClientResponse:
         """The response with the advisors' shared context."""
-        result = self._result
-        if result is None:
-            result = self._result = run_sync(self._request.call())
-        return result
+        return self._result
 
     async def achat_response(self) -> ChatResponse:
         """The final ``ChatResponse`` (usage summed over the tool loop)."""
-        return (await self.achat_client_response()).chat_response
+        return self._result.chat_response
 
     def chat_response(self) -> ChatResponse:
         """The final ``ChatResponse`` (usage summed over the tool loop)."""
-        return self.chat_client_response().chat_response
+        return self._result.chat_response
 
     async def acontent(self) -> str:
         """The text of the final answer ("" when the model gave none)."""
-        return (await self.achat_client_response()).chat_response.text
+        return self._result.chat_response.text
 
     def content(self) -> str:
         """The text of the final answer ("" when the model gave none)."""
-        return self.chat_client_response().chat_response.text
+        return self._result.chat_response.text
 
-    async def aentity(self, target: type[T]) -> T:
-        """Ask for an answer shaped like ``target`` and return it parsed and validated.
+    async def aentity(self, target: type[T], *, max_retries: int = 1) -> T:
+        """The kept answer parsed and validated as ``target``.
 
-        The JSON Schema of ``target`` (a pydantic model, dataclass,
-        TypedDict, ``list[...]``, ...) is added to the last user message when
-        the model is called, so memory and logs keep what the user wrote.
+        ``target`` is a pydantic model, dataclass, TypedDict, ``list[...]``
+        and so on. When the answer does not validate, the model is asked
+        again, with the validation error and the JSON Schema, at most
+        ``max_retries`` times. To have the schema sent with the first
+        request, use ``client.prompt(...).entity(T)`` instead.
 
         Raises:
-            ValueError: the answer is not valid JSON of that shape.
+            ValueError: no answer, the retries included, is valid JSON of
+                that shape.
         """
-        response = await self._request.call({OUTPUT_FORMAT_KEY: format_instructions(target)})
-        return parse_entity(response.chat_response.text, target)
+        value: T = await reask_entity(
+            self._request.reask, self._result.chat_response.text, target, max_retries
+        )
+        return value
 
-    def entity(self, target: type[T]) -> T:
-        """Ask for an answer shaped like ``target`` and return it parsed and validated.
-
-        See :meth:`aentity`.
-        """
-        return run_sync(self.aentity(target))
+    def entity(self, target: type[T], *, max_retries: int = 1) -> T:
+        """The kept answer parsed and validated as ``target``; see :meth:`aentity`."""
+        return run_sync(self.aentity(target, max_retries=max_retries))
 
 
 class SyncOrAsyncIterable(Generic[E]):
@@ -137,7 +132,8 @@ class StreamResponse:
 
     async def _chat_responses(self) -> AsyncIterator[ChatResponse]:
         async for response in self._request.stream():
-            yield response.chat_response
+            if response.event is None:
+                yield response.chat_response
 
     async def _content(self) -> AsyncIterator[str]:
         async for response in self._request.stream():
@@ -146,40 +142,11 @@ class StreamResponse:
                 yield text
 
     async def _events(self) -> AsyncIterator[StreamEvent]:
-        loop = asyncio.get_running_loop()
-        queue: asyncio.Queue[Any] = asyncio.Queue()
-        done = object()
-
-        async def produce() -> None:
-            current_sink().set(EventSink(loop, queue.put_nowait))
-            try:
-                async for response in self._request.stream():
-                    text = response.chat_response.text
-                    if text:
-                        queue.put_nowait(TextDelta(text))
-            except BaseException as error:
-                queue.put_nowait(_Failure(error))
-                raise
-            finally:
-                queue.put_nowait(done)
-
-        task = loop.create_task(produce())
-        try:
-            while True:
-                item = await queue.get()
-                if item is done:
-                    break
-                if isinstance(item, _Failure):
-                    raise item.error
-                yield item
-        finally:
-            if not task.done():
-                task.cancel()
-            await asyncio.gather(task, return_exceptions=True)
-
-
-class _Failure:
-    __slots__ = ("error",)
-
-    def __init__(self, error: BaseException) -> None:
-        self.error = error
+        async for response in self._request.stream():
+            event = response.event
+            if event is not None:
+                yield event
+                continue
+            text = response.chat_response.text
+            if text:
+                yield TextDelta(text)

@@ -9,8 +9,12 @@ client's options field by field.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, TypeVar
 
+from springtail._sync import run_sync
+from springtail.client._chain import OUTPUT_FORMAT_KEY
+from springtail.client._entity import format_instructions, json_schema, reask_entity
 from springtail.client._request import PreparedRequest, build_messages
 from springtail.client._responses import CallResponse, StreamResponse
 from springtail.client._tools import ToolSource, resolve_sources
@@ -27,6 +31,8 @@ if TYPE_CHECKING:
     from springtail.client._client import ChatClient
 
 __all__ = ["ChatClientRequestSpec"]
+
+T = TypeVar("T")
 
 _MESSAGE_TYPES = (SystemMessage, UserMessage, AssistantMessage, ToolResponseMessage)
 _MESSAGE_TYPE_SET = frozenset(_MESSAGE_TYPES)
@@ -54,11 +60,12 @@ def _flatten(items: tuple[Any, ...]) -> list[Any]:
 
 
 class ChatClientRequestSpec:
-    """One request being described; finish it with ``call()``, ``acall()`` or ``stream()``.
+    """One request being described; finish it with ``call()``, ``entity()`` or ``stream()``.
 
     Every setter returns the spec, so calls chain. The spec is a builder:
     ``call()``/``stream()`` take a snapshot, so changing the spec afterwards
-    does not affect a response already returned.
+    does not affect a response already returned. ``call()``, ``acall()``,
+    ``entity()`` and ``aentity()`` run the request at once.
     """
 
     __slots__ = (
@@ -176,14 +183,52 @@ class ChatClientRequestSpec:
         )
 
     def call(self) -> CallResponse:
-        """Describe the answer; the request runs when a result is first asked for."""
-        return CallResponse(self._prepare())
+        """Run the request now and return its response, which keeps the result.
+
+        Like every Python client's call, this runs the request: tools run,
+        memory is saved and configuration errors are raised here, even when
+        the result is never read. It works inside a running event loop too
+        (the request then runs on a helper thread); prefer :meth:`acall` there.
+        """
+        request = self._prepare()
+        return CallResponse(request, run_sync(request.call()))
 
     async def acall(self) -> CallResponse:
         """Run the request now and return its response, from async code."""
-        response = CallResponse(self._prepare())
-        await response.achat_client_response()
-        return response
+        request = self._prepare()
+        return CallResponse(request, await request.call())
+
+    def entity(self, target: type[T], *, max_retries: int = 1) -> T:
+        """Run the request for an answer shaped like ``target`` and return it validated.
+
+        See :meth:`aentity`.
+        """
+        return run_sync(self.aentity(target, max_retries=max_retries))
+
+    async def aentity(self, target: type[T], *, max_retries: int = 1) -> T:
+        """Run the request for an answer shaped like ``target`` and return it validated.
+
+        The JSON Schema of ``target`` goes with the first request, in
+        ``ChatOptions.response_schema`` (providers that support it enforce
+        it natively) and as instructions added to the last user message at
+        the model call (memory and logs keep what the user wrote). An answer
+        that does not validate is sent back with the validation error, at
+        most ``max_retries`` times, as Spring AI's structured-output
+        validation does.
+
+        Raises:
+            ValueError: no answer, the retries included, is valid JSON of
+                that shape.
+        """
+        request = self._prepare()
+        schema_options = ChatOptions(response_schema=json_schema(target))
+        options = (
+            schema_options if request.options is None else request.options.merge(schema_options)
+        )
+        request = replace(request, options=options, ready_options=None)
+        result = await request.call({OUTPUT_FORMAT_KEY: format_instructions(target)})
+        value: T = await reask_entity(request.reask, result.chat_response.text, target, max_retries)
+        return value
 
     def stream(self) -> StreamResponse:
         """Stream the answer; the request runs when a view of it is iterated."""

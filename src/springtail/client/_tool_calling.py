@@ -9,10 +9,10 @@ and one final response.
 
 from __future__ import annotations
 
-import time
+import asyncio
 from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from springtail.client._advisor import (
     HIGHEST_PRECEDENCE,
@@ -23,14 +23,7 @@ from springtail.client._advisor import (
     StreamAdvisorChain,
 )
 from springtail.client._aggregate import StreamAggregator
-from springtail.client._events import (
-    TOOL_EVENT_RELAY,
-    EventSink,
-    ToolCallFinished,
-    ToolCallStarted,
-    ToolEventRelay,
-    current_sink,
-)
+from springtail.client._events import ToolEventQueue
 from springtail.messages import (
     AssistantMessage,
     ChatResponse,
@@ -50,9 +43,17 @@ if TYPE_CHECKING:
         ToolExecutionResult,
     )
 
-__all__ = ["LIMIT_EXCEEDED_FINISH_REASON", "ToolCallingAdvisor"]
+__all__ = [
+    "DEFAULT_MAX_MODEL_CALLS",
+    "LIMIT_EXCEEDED_FINISH_REASON",
+    "MODEL_CALL_LIMIT_FINISH_REASON",
+    "ToolCallingAdvisor",
+]
 
 LIMIT_EXCEEDED_FINISH_REASON = "toolCallLimitExceeded"
+MODEL_CALL_LIMIT_FINISH_REASON = "modelCallLimitExceeded"
+DEFAULT_MAX_MODEL_CALLS = 50
+"""Model calls one turn may make; pydantic-ai's ``UsageLimits`` uses the same default."""
 
 _NO_USAGE = Usage()
 
@@ -80,11 +81,21 @@ def _limit_response(error: ToolCallLimitExceededError, last: ChatResponse) -> Ch
     return ChatResponse((Generation(AssistantMessage(text), metadata),), last.metadata)
 
 
-def _relay_attached(manager: object) -> bool:
-    listeners: Any = getattr(manager, "listeners", None)
-    if listeners is None:
-        listeners = getattr(manager, "_listeners", ())
-    return any(isinstance(listener, ToolEventRelay) for listener in listeners)
+def _model_limit_response(limit: int, last: ChatResponse) -> ChatResponse:
+    """The answer the caller gets when the turn has used all its model calls."""
+    text = (
+        f"Model call limit exceeded: the model was called {limit} times in this turn and "
+        "still asked for tools, so the request was stopped before running them."
+    )
+    metadata = GenerationMetadata(
+        finish_reason=MODEL_CALL_LIMIT_FINISH_REASON, extra={"limit": limit}
+    )
+    return ChatResponse((Generation(AssistantMessage(text), metadata),), last.metadata)
+
+
+def _new_messages(prompt: Prompt, result: ToolExecutionResult) -> tuple[Message, ...]:
+    """What one execution added to the conversation: the tool call and its responses."""
+    return tuple(result.conversation_history[len(prompt.messages) :])
 
 
 class ToolCallingAdvisor:
@@ -93,8 +104,7 @@ class ToolCallingAdvisor:
     Args:
         tool_calling_manager: Runs the tool calls; default: a
             ``ToolCallingManager()`` with its default settings (created on
-            first use), listening with :data:`TOOL_EVENT_RELAY` so streams
-            report tool calls as they run.
+            first use).
         order: Where the loop sits in the chain. Advisors with a larger
             order run again on every iteration. Must lie strictly between
             ``HIGHEST_PRECEDENCE`` and ``LOWEST_PRECEDENCE``, so that there
@@ -106,15 +116,26 @@ class ToolCallingAdvisor:
             on every iteration. ``False`` sends only the system message and
             the latest tool responses, for when a memory advisor inside the
             loop supplies the history.
+        max_model_calls: Model calls one turn may make (default 50). A
+            model that keeps asking for tools, even for ones the call limits
+            refuse, ends the turn here instead of looping for ever.
 
     The loop ends when the checker says no, when every executed tool is
-    return-direct (the caller gets the tool results as generations), or when
+    return-direct (the caller gets the tool results as generations), when
     the manager raises ``ToolCallLimitExceededError`` (the caller gets one
-    generation saying so, ``finish_reason == "toolCallLimitExceeded"``).
-    Token usage of the final response is the sum over all iterations.
+    generation saying so, ``finish_reason == "toolCallLimitExceeded"``), or
+    when the turn's model calls are used up and the last response still asks
+    for tools (``finish_reason == "modelCallLimitExceeded"``; those tools do
+    not run). The call limits count the whole turn, kept by the loop in a
+    ``ToolTurn``, whatever the prompt carries. Token usage of the final
+    response is the sum over all iterations.
+
+    In a stream, the loop yields each tool call's start, approval and end
+    as it happens, as responses whose ``event`` is set (see
+    :class:`ChatClientResponse`).
     """
 
-    __slots__ = ("_checker", "_history", "_manager", "_order")
+    __slots__ = ("_checker", "_history", "_manager", "_max_model_calls", "_order")
 
     def __init__(
         self,
@@ -122,6 +143,8 @@ class ToolCallingAdvisor:
         order: int = HIGHEST_PRECEDENCE + 300,
         eligibility_checker: Callable[[ChatResponse], bool] | None = None,
         conversation_history_enabled: bool = True,
+        *,
+        max_model_calls: int = DEFAULT_MAX_MODEL_CALLS,
     ) -> None:
         if isinstance(order, bool) or not isinstance(order, int):
             raise TypeError(f"order must be an int, got {type(order).__name__}")
@@ -131,10 +154,15 @@ class ToolCallingAdvisor:
                 f"({HIGHEST_PRECEDENCE}) and LOWEST_PRECEDENCE ({LOWEST_PRECEDENCE}), got {order}; "
                 "the default, HIGHEST_PRECEDENCE + 300, leaves room on both sides"
             )
+        if isinstance(max_model_calls, bool) or not isinstance(max_model_calls, int):
+            raise TypeError(f"max_model_calls must be an int, got {max_model_calls!r}")
+        if max_model_calls < 1:
+            raise ValueError(f"max_model_calls must be at least 1, got {max_model_calls}")
         self._manager = tool_calling_manager
         self._order = order
         self._checker = eligibility_checker or _has_tool_calls
         self._history = conversation_history_enabled
+        self._max_model_calls = max_model_calls
 
     @property
     def name(self) -> str:
@@ -152,19 +180,26 @@ class ToolCallingAdvisor:
         return self._history
 
     @property
+    def max_model_calls(self) -> int:
+        """Model calls one turn may make."""
+        return self._max_model_calls
+
+    @property
     def tool_calling_manager(self) -> ToolCallingManager:
         """The manager that runs the tool calls (the default one is built on first use)."""
         manager = self._manager
         if manager is None:
             from springtail.execution import ToolCallingManager
 
-            manager = ToolCallingManager(listeners=(TOOL_EVENT_RELAY,))
+            manager = ToolCallingManager()
             self._manager = manager
         return manager
 
     def __repr__(self) -> str:
         return (
-            f"ToolCallingAdvisor(order={self._order}, conversation_history_enabled={self._history})"
+            f"ToolCallingAdvisor(order={self._order}, "
+            f"conversation_history_enabled={self._history}, "
+            f"max_model_calls={self._max_model_calls})"
         )
 
     def _with_named_tools(self, request: ChatClientRequest) -> ChatClientRequest:
@@ -189,35 +224,48 @@ class ToolCallingAdvisor:
         options = options.copy_with(tool_callbacks=options.tool_callbacks + found)
         return request.with_prompt(request.prompt.with_options(options))
 
-    def _next_prompt(self, prompt: Prompt, result: ToolExecutionResult) -> Prompt:
+    def _next_request(
+        self, current: ChatClientRequest, result: ToolExecutionResult
+    ) -> ChatClientRequest:
+        """The next iteration's request, carrying the messages this iteration added."""
+        prompt = current.prompt
+        added = _new_messages(prompt, result)
         history = result.conversation_history
         if self._history:
-            return prompt.with_messages(history)
-        messages: list[Message] = []
-        system = prompt.system_message
-        if system is not None:
-            messages.append(system)
-        if history and isinstance(history[-1], ToolResponseMessage):
-            messages.append(history[-1])
-        return prompt.with_messages(messages)
+            prompt = prompt.with_messages(history)
+        else:
+            messages: list[Message] = []
+            system = prompt.system_message
+            if system is not None:
+                messages.append(system)
+            if history and isinstance(history[-1], ToolResponseMessage):
+                messages.append(history[-1])
+            prompt = prompt.with_messages(messages)
+        return ChatClientRequest(prompt, current.context, added)
 
     async def advise_call(
         self, request: ChatClientRequest, chain: CallAdvisorChain
     ) -> ChatClientResponse:
         """Call the model, run its tool calls and call it again until it answers."""
-        from springtail.execution import ToolCallLimitExceededError, ToolExecutionResult
+        from springtail.execution import ToolCallLimitExceededError, ToolExecutionResult, ToolTurn
 
         manager = self.tool_calling_manager
+        turn = ToolTurn()
         usage = _NO_USAGE
         current = self._with_named_tools(request)
+        model_calls = 0
         while True:
             response = await chain.next_call(current)
+            model_calls += 1
             chat_response = response.chat_response
             usage = usage + chat_response.metadata.usage
             if not self._checker(chat_response):
                 return response.with_chat_response(_with_usage(chat_response, usage))
+            if model_calls >= self._max_model_calls:
+                final = _model_limit_response(model_calls, chat_response)
+                return response.with_chat_response(_with_usage(final, usage))
             try:
-                result = await manager.aexecute_tool_calls(current.prompt, chat_response)
+                result = await manager.aexecute_tool_calls(current.prompt, chat_response, turn=turn)
             except ToolCallLimitExceededError as error:
                 final = _limit_response(error, chat_response)
                 return response.with_chat_response(_with_usage(final, usage))
@@ -227,32 +275,37 @@ class ToolCallingAdvisor:
                     chat_response.metadata,
                 )
                 return response.with_chat_response(_with_usage(final, usage))
-            current = current.with_prompt(self._next_prompt(current.prompt, result))
+            current = self._next_request(current, result)
 
     async def advise_stream(
         self, request: ChatClientRequest, chain: StreamAdvisorChain
     ) -> AsyncIterator[ChatClientResponse]:
-        """Stream the final answer; tool calls run between iterations, reported as events.
+        """Stream the final answer; tool calls run between iterations and are streamed as events.
 
         Chunks without tool calls pass through at once, so the final answer
         streams live. Chunks carrying tool calls are held back and the calls
-        run once the model's stream has ended (when every call is complete).
-        Usage of the iterations whose chunks were held back is added to the
-        next chunk that goes out, so summing chunk usage gives the total.
+        run once the model's stream has ended (when every call is complete);
+        each call's start, approval and end go out as event responses while
+        they happen. Usage of the iterations whose chunks were held back is
+        added to the next chunk that goes out, so summing chunk usage gives
+        the total.
         """
-        from springtail.execution import ToolCallLimitExceededError, ToolExecutionResult
+        from springtail.execution import ToolCallLimitExceededError, ToolExecutionResult, ToolTurn
 
         manager = self.tool_calling_manager
-        sink = current_sink().get()
-        fallback_events = sink is not None and not _relay_attached(manager)
+        turn = ToolTurn()
         carry = _NO_USAGE
         current = self._with_named_tools(request)
+        model_calls = 0
         while True:
             aggregator = StreamAggregator()
             held: list[ChatClientResponse] = []
             held_usage = _NO_USAGE
             last: ChatClientResponse | None = None
             async for response in chain.next_stream(current):
+                if response.event is not None:
+                    yield response  # a nested loop's event: pass it on
+                    continue
                 chunk = response.chat_response
                 aggregator.add(chunk)
                 last = response
@@ -266,6 +319,7 @@ class ToolCallingAdvisor:
                     )
                     carry = _NO_USAGE
                 yield response
+            model_calls += 1
             full = aggregator.response()
             if not self._checker(full):
                 for response in held:
@@ -281,47 +335,40 @@ class ToolCallingAdvisor:
                 return
             carry = carry + held_usage
             context = last.context if last is not None else current.context
-            started = time.perf_counter()
-            if fallback_events:
-                _emit_started(sink, full)
+            if model_calls >= self._max_model_calls:
+                final = _model_limit_response(model_calls, full)
+                yield ChatClientResponse(_with_usage(final, carry), context)
+                return
+            events = ToolEventQueue()
+            task = asyncio.get_running_loop().create_task(
+                manager.aexecute_tool_calls(current.prompt, full, turn=turn, listeners=(events,))
+            )
+            task.add_done_callback(events.close)
             try:
-                result = await manager.aexecute_tool_calls(current.prompt, full)
+                while (event := await events.queue.get()) is not None:
+                    yield ChatClientResponse(_EMPTY, context, event)
+                result = task.result()
             except ToolCallLimitExceededError as error:
                 final = _limit_response(error, full)
                 yield ChatClientResponse(_with_usage(final, carry), context)
                 return
-            if fallback_events:
-                _emit_finished(sink, result, time.perf_counter() - started)
+            finally:
+                if not task.done():
+                    # The consumer stopped or was cancelled mid-execution: stop the tools.
+                    task.cancel()
+                    await asyncio.gather(task, return_exceptions=True)
             if result.return_direct:
                 final = ChatResponse(
                     tuple(ToolExecutionResult.build_generations(result)), full.metadata
                 )
                 yield ChatClientResponse(_with_usage(final, carry), context)
                 return
-            current = current.with_prompt(self._next_prompt(current.prompt, result))
+            current = self._next_request(current, result)
+
+
+_EMPTY = ChatResponse(())
 
 
 def _usage_only(response: ChatResponse, usage: Usage) -> ChatResponse:
     meta = response.metadata
     return ChatResponse((), ChatResponseMetadata(meta.id, meta.model, usage))
-
-
-def _emit_started(sink: EventSink | None, response: ChatResponse) -> None:
-    if sink is None:
-        return
-    for generation in response.results:
-        if generation.output.tool_calls:
-            for call in generation.output.tool_calls:
-                sink.emit(ToolCallStarted(call.id, call.name, call.arguments))
-            return
-
-
-def _emit_finished(sink: EventSink | None, result: ToolExecutionResult, duration: float) -> None:
-    """Report a manager's results after the fact when it has no relay listener."""
-    if sink is None:
-        return
-    for message in reversed(result.conversation_history):
-        if isinstance(message, ToolResponseMessage):
-            for r in message.responses:
-                sink.emit(ToolCallFinished(r.id, r.name, r.response_data, r.is_error, duration))
-            return
