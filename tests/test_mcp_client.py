@@ -31,8 +31,6 @@ from springtail import (
 )
 from springtail.mcp import HttpServer, McpClient, McpServerError, McpToolCallback, StdioServer
 
-pytest.importorskip("mcp")
-
 
 @pytest.fixture(scope="module")
 def sample() -> Iterator[McpClient]:

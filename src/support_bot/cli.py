@@ -2,7 +2,8 @@
 
 Exit codes: 0 done; 1 a model reply failed (``ask``); 2 the model is
 unavailable or the ``--model`` value is wrong; 3 the database cannot be used;
-130 interrupted. Every failure is one sentence on stderr, never a traceback.
+4 an ``--mcp`` server cannot be used; 130 interrupted. Every failure is one
+sentence on stderr, never a traceback.
 """
 
 from __future__ import annotations
@@ -18,11 +19,13 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
-from springtail import ChatMemoryError, ModelError, ModelUnavailableError
+from springtail import ChatMemoryError, ModelError, ModelUnavailableError, ToolCallback
 from support_bot._files import private_file
+from support_bot._mcp_tools import McpSetupError, mcp_tools
 from support_bot._model import DEFAULT_MODEL_URI, build_model
 from support_bot._store import Store, StoreError
 from support_bot.steps import STEPS, Step, StepEnv, build_step
+from support_bot.tool_names import ALL_TOOL_NAMES
 from support_bot.ui._input import PlainLineReader, PromptLineReader, TerminalLineReader
 from support_bot.ui._repl import new_conversation_id, run_chat
 from support_bot.ui._reporter import ConsoleReporter
@@ -35,6 +38,7 @@ EXIT_OK = 0
 EXIT_MODEL_REPLY = 1
 EXIT_MODEL_UNAVAILABLE = 2
 EXIT_STORE = 3
+EXIT_MCP = 4
 EXIT_INTERRUPTED = 130
 
 
@@ -91,6 +95,13 @@ def _add_options(parser: argparse.ArgumentParser, *, defaults: bool) -> None:
         metavar="N",
         help="CPU threads for the embedded model",
     )
+    parser.add_argument(
+        "--mcp",
+        type=Path,
+        default=default(None),
+        metavar="FILE",
+        help='add the tools of the MCP servers in FILE ({"mcpServers": {...}}) to the chat',
+    )
     shown = parser.add_mutually_exclusive_group()
     shown.add_argument(
         "--show-tools",
@@ -131,7 +142,8 @@ def _add_ask_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_ask(args: argparse.Namespace) -> int:
-    return _run(args, request=args.request)
+    with mcp_tools(args.mcp, taken=ALL_TOOL_NAMES) as extra_tools:
+        return _run(args, request=args.request, extra_tools=extra_tools)
 
 
 ASK = Subcommand(
@@ -150,6 +162,7 @@ def _subcommands() -> list[Subcommand]:
     plain ``support-bot`` does not import it. Keep that module's top-level
     imports light: its parser is built on every start.
     """
+    from support_bot._mcp import add_arguments as add_mcp_arguments, run as run_mcp
     from support_bot.serve._command import add_arguments as add_serve_arguments, run as run_serve
 
     serve = Subcommand(
@@ -158,7 +171,13 @@ def _subcommands() -> list[Subcommand]:
         add_arguments=add_serve_arguments,
         run=run_serve,
     )
-    return [ASK, serve]
+    mcp = Subcommand(
+        name="mcp",
+        help="serve the bot's tools to MCP clients (stdio, or --http)",
+        add_arguments=add_mcp_arguments,
+        run=run_mcp,
+    )
+    return [ASK, serve, mcp]
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -208,13 +227,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(str(exc), EXIT_STORE)
     except ModelError as exc:
         return _fail(f"The model failed: {exc}", EXIT_MODEL_REPLY)
+    except McpSetupError as exc:
+        return _fail(str(exc), EXIT_MCP)
 
 
 def _run_chat(args: argparse.Namespace) -> int:
-    return _run(args, request=None)
+    with mcp_tools(args.mcp, taken=ALL_TOOL_NAMES) as extra_tools:
+        return _run(args, request=None, extra_tools=extra_tools)
 
 
-def _run(args: argparse.Namespace, *, request: str | None) -> int:
+def _run(
+    args: argparse.Namespace, *, request: str | None, extra_tools: Sequence[ToolCallback] = ()
+) -> int:
     asking = request is not None
     interactive = not asking and sys.stdin.isatty() and sys.stdout.isatty()
     out = Console(highlight=False) if interactive else Console(highlight=False, no_color=True)
@@ -243,6 +267,7 @@ def _run(args: argparse.Namespace, *, request: str | None) -> int:
         user_name=_user_name(),
         conversation_id=args.conversation or new_conversation_id(),
         data_dir=store.path.parent,
+        extra_tools=tuple(extra_tools),
     )
     step = build_step(args.step, env)
     if request is not None:

@@ -79,6 +79,9 @@ class StepEnv:
     user_name: str
     conversation_id: str
     data_dir: Path
+    extra_tools: tuple[ToolCallback, ...] = ()
+    """Tools of other processes (``--mcp FILE``), offered next to the bot's own by the
+    steps that offer every tool (step4, step5, final)."""
 
 
 class Step(Protocol):

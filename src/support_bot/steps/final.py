@@ -73,7 +73,7 @@ class FinalStep:
 
     def __init__(self, env: StepEnv) -> None:
         self._env = env
-        self._tools = all_tools(env.store)
+        self._tools = [*all_tools(env.store), *env.extra_tools]
         self._memory = MessageWindowChatMemory(
             repository=env.store.chat_memory_repository(), max_messages=MEMORY_WINDOW
         )

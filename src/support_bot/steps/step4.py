@@ -59,7 +59,7 @@ class Step4:
 
     def __init__(self, env: StepEnv) -> None:
         self._env = env
-        self._tools = all_tools(env.store)
+        self._tools = [*all_tools(env.store), *env.extra_tools]
         self._manager = make_manager(
             env, report_tools=True, exception_processor=friendly_exception_processor
         )

@@ -42,7 +42,7 @@ class Step5:
 
     def __init__(self, env: StepEnv) -> None:
         self._env = env
-        self._tools = all_tools(env.store)
+        self._tools = [*all_tools(env.store), *env.extra_tools]
         self._log_path = env.data_dir / LOG_FILENAME
         _log_to(self._log_path)
         manager = make_manager(env, report_tools=False)  # the stream reports tool calls

@@ -63,6 +63,9 @@ def _show_tools(step: Step, console: Console) -> None:
         name = definition.name
         if getattr(callback, "requires_approval", False):
             name += " (asks first)"
+        server = getattr(callback, "server", None)  # a tool of an MCP server (--mcp)
+        if isinstance(server, str):
+            name += f" (MCP server {server})"
         table.add_row(name, definition.description)
     console.print(table)
 
