@@ -4,12 +4,20 @@ Providers are tested through their official SDKs over real HTTP: the SDK
 builds and sends the request, this server records it and answers with the
 next reply (JSON, an NDJSON stream, an SSE stream, or an error status). The
 tests then assert on what the SDK actually sent.
+
+It also misbehaves on demand, the way real servers and proxies do: a body
+that is not what its content type says (``body`` with ``content_type``), a
+stream line that is not JSON (an SSE event given as ``{"raw": "..."}``), a
+stream cut off mid-way (``cut``), and keep-alive comments that trickle in
+before the answer (``keepalive_every`` / ``keepalive_for``).
 """
 
 from __future__ import annotations
 
 import json
+import socket
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -24,14 +32,30 @@ RECORDINGS = Path(__file__).parent / "recordings"
 
 @dataclass
 class Reply:
-    """One HTTP answer; exactly one of ``json``, ``ndjson``, ``sse``, ``text`` is used."""
+    """One HTTP answer; exactly one of ``json``, ``ndjson``, ``sse``, ``text``, ``body`` is used.
+
+    Attributes:
+        body: Raw text sent as is, under ``content_type`` (an HTML page with
+            status 200, a JSON content type over a body that is not JSON).
+        cut: Drop the connection before the response is complete, as a
+            crashed server or proxy does: a stream after its pieces (without
+            the chunk that ends it), any other body half way through.
+        keepalive_every: For a stream: seconds between SSE comment lines
+            (``: keep-alive``) sent for ``keepalive_for`` seconds before the
+            first piece.
+    """
 
     status: int = 200
     json: Any = None
     ndjson: list[Any] | None = None
     sse: list[dict[str, Any]] | None = None
     text: str | None = None
+    body: str | None = None
+    content_type: str = "application/json"
     headers: dict[str, str] = field(default_factory=dict)
+    cut: bool = False
+    keepalive_every: float = 0.0
+    keepalive_for: float = 0.0
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Reply:
@@ -118,7 +142,9 @@ class ReplayServer:
                 if reply.sse is not None:
                     self._send_stream(reply, "text/event-stream", _sse_lines(reply.sse))
                     return
-                if reply.text is not None:
+                if reply.body is not None:
+                    payload, kind = reply.body.encode(), reply.content_type
+                elif reply.text is not None:
                     payload, kind = reply.text.encode(), "text/plain"
                 else:
                     payload, kind = json.dumps(reply.json).encode(), "application/json"
@@ -128,6 +154,10 @@ class ReplayServer:
                 for key, value in reply.headers.items():
                     self.send_header(key, value)
                 self.end_headers()
+                if reply.cut:  # half the promised body, then the connection drops
+                    self.wfile.write(payload[: len(payload) // 2])
+                    self._drop()
+                    return
                 self.wfile.write(payload)
 
             def _send_stream(self, reply: Reply, kind: str, pieces: Iterator[str]) -> None:
@@ -137,11 +167,34 @@ class ReplayServer:
                 for key, value in reply.headers.items():
                     self.send_header(key, value)
                 self.end_headers()
-                for piece in pieces:
-                    data = piece.encode()
-                    self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
-                    self.wfile.flush()
-                self.wfile.write(b"0\r\n\r\n")
+                try:
+                    self._keep_alive(reply)
+                    for piece in pieces:
+                        self._write_chunk(piece)
+                    if reply.cut:
+                        self._drop()
+                        return
+                    self.wfile.write(b"0\r\n\r\n")
+                except OSError:  # the client gave up (its deadline passed): nothing to send
+                    self.close_connection = True
+
+            def _write_chunk(self, piece: str) -> None:
+                data = piece.encode()
+                self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+                self.wfile.flush()
+
+            def _keep_alive(self, reply: Reply) -> None:
+                if reply.keepalive_every <= 0:
+                    return
+                end = time.monotonic() + reply.keepalive_for
+                while time.monotonic() < end:
+                    self._write_chunk(": keep-alive\n\n")
+                    time.sleep(reply.keepalive_every)
+
+            def _drop(self) -> None:
+                self.wfile.flush()
+                self.close_connection = True
+                self.connection.shutdown(socket.SHUT_RDWR)
 
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = True
@@ -166,6 +219,9 @@ class ReplayServer:
 
 def _sse_lines(events: list[dict[str, Any]]) -> Iterator[str]:
     for event in events:
+        if "raw" in event:  # sent exactly as written: a broken line, a comment
+            yield event["raw"]
+            continue
         lines = []
         if "event" in event:
             lines.append(f"event: {event['event']}")
@@ -176,8 +232,6 @@ def _sse_lines(events: list[dict[str, Any]]) -> Iterator[str]:
 
 def closed_port() -> int:
     """A loopback port nothing listens on (bound, then released)."""
-    import socket
-
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]

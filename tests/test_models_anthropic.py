@@ -217,3 +217,76 @@ def test_a_response_schema_is_left_to_the_prompt_since_the_api_has_no_native_one
     body = server.received[0].body
     assert set(body) == {"model", "max_tokens", "messages"}
     assert AnthropicChatModel.native_response_schema is False
+
+
+def _event(kind: str, **data: Any) -> dict[str, Any]:
+    return {"event": kind, "data": {"type": kind, **data}}
+
+
+_OPENING = [
+    _event(
+        "message_start",
+        message={
+            "id": "m",
+            "type": "message",
+            "role": "assistant",
+            "model": "c",
+            "content": [],
+            "stop_reason": None,
+            "usage": {"input_tokens": 1, "output_tokens": 0},
+        },
+    ),
+    _event("content_block_start", index=0, content_block={"type": "text", "text": ""}),
+    _event("content_block_delta", index=0, delta={"type": "text_delta", "text": "Hel"}),
+]
+
+
+@pytest.mark.parametrize(
+    ("reply", "stream", "expected"),
+    [
+        (Reply(body="{not json"), False, "answered with a body that is not valid JSON"),
+        (
+            Reply(body="<html>login</html>", content_type="text/html"),
+            False,
+            "answered with something other than a Messages API reply "
+            "(a text reply starting '<html>login</html>')",
+        ),
+        (
+            Reply(json={"content": "nope"}),
+            False,
+            "answered with something other than a Messages API reply "
+            "(a reply whose 'content' is a string, not a list)",
+        ),
+        (
+            Reply(json={"content": []}, cut=True),
+            False,
+            "dropped the connection before its answer was complete: try again",
+        ),
+        (
+            Reply(sse=_OPENING, cut=True),
+            True,
+            "dropped the connection while streaming its answer: try again",
+        ),
+        (
+            Reply(sse=[*_OPENING, {"raw": "event: content_block_delta\ndata: {bad\n\n"}]),
+            True,
+            "sent a stream line that is not valid JSON",
+        ),
+    ],
+)
+def test_every_fault_is_a_model_error_with_one_true_sentence(
+    reply: Reply, stream: bool, expected: str
+) -> None:
+    server = ReplayServer([reply])
+    model = model_for(server)
+
+    def ask() -> None:
+        if stream:
+            list(model.stream(Prompt("hi")))
+        else:
+            model.call(Prompt("hi"))
+
+    with server, pytest.raises(ModelError) as caught:
+        ask()
+    assert str(caught.value).startswith(f"The Anthropic API at {server.url} {expected}")
+    assert not isinstance(caught.value, ModelUnavailableError)

@@ -202,3 +202,63 @@ def test_a_response_schema_is_sent_natively_as_format() -> None:
     assert server.received[1].body["format"] == schema
     assert "".join(c.text for c in streamed) == '{"name": "Bob"}'
     assert server.received[2].body["format"] == "json"  # a format given by hand wins
+
+
+_LINE = {"model": "m", "message": {"role": "assistant", "content": "Hel"}}
+
+
+@pytest.mark.parametrize(
+    ("reply", "stream", "expected"),
+    [
+        (Reply(body="{not json"), False, "answered with a body that is not valid JSON"),
+        (
+            Reply(body="<html>login</html>", content_type="text/html"),
+            True,
+            "answered with a body that is not valid JSON (Expecting value at line 1 column 1)",
+        ),
+        (
+            Reply(json=[1]),
+            False,
+            "answered with something other than an /api/chat reply "
+            "(a reply that is not a JSON object)",
+        ),
+        (
+            Reply(json={"message": "nope", "done": True}),
+            False,
+            "answered with something other than an /api/chat reply "
+            "(a reply whose 'message' is a string)",
+        ),
+        (
+            Reply(json={"message": {"content": "a long answer cut short"}}, cut=True),
+            False,
+            "dropped the connection before its answer was complete: try again",
+        ),
+        (
+            Reply(ndjson=[_LINE], cut=True),
+            True,
+            "dropped the connection while streaming its answer: try again",
+        ),
+        (
+            Reply(ndjson=[_LINE, "{bad"]),
+            True,
+            "sent something other than an /api/chat reply while streaming "
+            "(a stream line that is not a JSON object)",
+        ),
+    ],
+)
+def test_every_fault_is_a_model_error_with_one_true_sentence(
+    reply: Reply, stream: bool, expected: str
+) -> None:
+    server = ReplayServer([reply])
+    model = model_for(server)
+
+    def ask() -> None:
+        if stream:
+            list(model.stream(Prompt("hi")))
+        else:
+            model.call(Prompt("hi"))
+
+    with server, pytest.raises(ModelError) as caught:
+        ask()
+    assert str(caught.value).startswith(f"Ollama at {server.url} {expected}")
+    assert not isinstance(caught.value, ModelUnavailableError)

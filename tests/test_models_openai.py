@@ -412,7 +412,7 @@ def test_chat_client_tool_loop_runs_against_the_real_server(llama_server: str) -
     assert answer == f"Sunny in {asked[0]}"
 
 
-PERSON_SCHEMA = {
+PERSON_SCHEMA: dict[str, Any] = {
     "title": "Person record",
     "type": "object",
     "properties": {"name": {"type": "string"}, "age": {"type": "integer"}},
@@ -452,18 +452,97 @@ async def test_a_streamed_request_carries_the_response_format_and_none_without_a
     assert "response_format" not in server.received[1].body
 
 
-def test_strict_mode_is_asked_only_when_every_nested_object_is_closed() -> None:
-    from springtail.models._openai import strict_compatible
+# -- a misbehaving server: every fault is a ModelError with one true sentence --
 
-    closed = {"type": "object", "properties": {}, "required": [], "additionalProperties": False}
-    nested_open = {
-        **PERSON_SCHEMA,
-        "properties": {"pet": {"$ref": "#/$defs/Pet"}},
-        "required": ["pet"],
-        "$defs": {"Pet": {"type": "object", "properties": {"kind": {"type": "string"}}}},
-    }
-    assert strict_compatible(closed)
-    assert strict_compatible({"type": "array", "items": PERSON_SCHEMA})
-    assert not strict_compatible({"type": "array", "items": {"type": "object"}})
-    assert not strict_compatible(nested_open)
-    assert not strict_compatible({"anyOf": [PERSON_SCHEMA, {"type": "object"}]})
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        (
+            Reply(body="{not json"),
+            "answered with a body that is not valid JSON (Expecting property name enclosed in "
+            "double quotes at line 1 column 2)",
+        ),
+        (
+            Reply(body="<html><body>Please log in</body></html>", content_type="text/html"),
+            "answered with something other than a chat completion "
+            "(a text reply starting '<html><body>Please log in</body></html>')",
+        ),
+        (
+            Reply(json={"choices": "nope"}),
+            "answered with something other than a chat completion "
+            "(a reply whose 'choices' is a string, not a list)",
+        ),
+        (
+            Reply(json={"id": "x"}),
+            "answered with something other than a chat completion (a reply without 'choices')",
+        ),
+        (
+            Reply(json=[1, 2]),
+            "answered with something other than a chat completion "
+            "(an array where a reply object belongs)",
+        ),
+        (
+            Reply(json={"choices": [{"index": 0, "message": "hi"}]}),
+            "answered with something other than a chat completion (a choice the API does not",
+        ),
+        (
+            Reply(json=completion("a long answer that will be cut in half"), cut=True),
+            "dropped the connection before its answer was complete: try again",
+        ),
+    ],
+)
+def test_a_reply_that_is_not_a_completion_is_a_model_error_naming_the_server(
+    reply: Reply, expected: str
+) -> None:
+    with ReplayServer([reply]) as server, pytest.raises(ModelError) as caught:
+        model_for(server).call(Prompt("hi"))
+    message = str(caught.value)
+    assert message.startswith(f"The server at {server.url}/v1 {expected}")
+    assert "\n" not in message
+    assert "Cannot reach" not in message
+    assert not isinstance(caught.value, ModelUnavailableError)
+
+
+@pytest.mark.parametrize(
+    ("events", "cut", "expected"),
+    [
+        (
+            [{"raw": "data: {bad\n\n"}],
+            False,
+            "sent a stream line that is not valid JSON (Expecting property name",
+        ),
+        (
+            [{"data": {"error": {"message": "model crashed", "type": "server_error"}}}],
+            False,
+            "reported an error while streaming its answer: model crashed",
+        ),
+        (
+            [{"data": {**chunk({}), "choices": "nope"}}],
+            False,
+            "sent something other than a chat completion while streaming "
+            "(a stream chunk whose 'choices' is a string, not a list)",
+        ),
+        ([], True, "dropped the connection while streaming its answer: try again"),
+    ],
+)
+def test_a_stream_that_goes_wrong_mid_way_is_a_model_error_after_the_text_so_far(
+    events: list[dict[str, Any]], cut: bool, expected: str
+) -> None:
+    opening = [{"data": chunk({"content": "Hel"})}]
+    pieces: list[str] = []
+    server = ReplayServer([Reply(sse=opening + events, cut=cut)])
+    with server, pytest.raises(ModelError) as caught:
+        pieces.extend(c.text for c in model_for(server).stream(Prompt("hi")))
+    assert pieces == ["Hel"]
+    assert str(caught.value).startswith(f"The server at {server.url}/v1 {expected}")
+    assert "Cannot reach" not in str(caught.value)
+    assert not isinstance(caught.value, ModelUnavailableError)
+
+
+async def test_the_async_stream_reports_the_same_faults() -> None:
+    events: list[dict[str, Any]] = [{"data": chunk({"content": "Hel"})}, {"raw": "data: {bad\n\n"}]
+    server = ReplayServer([Reply(sse=events)])
+    with server, pytest.raises(ModelError, match="stream line that is not valid JSON"):
+        async for _ in model_for(server).astream(Prompt("hi")):
+            pass

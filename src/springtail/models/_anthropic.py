@@ -31,6 +31,13 @@ from springtail.messages import (
     UserMessage,
 )
 from springtail.models._base import ChatModel, ModelError, ModelUnavailableError
+from springtail.models._faults import (
+    MalformedReplyError,
+    connection_refused,
+    json_kind,
+    reply_fault,
+    snippet,
+)
 from springtail.models._loop_clients import LoopClients, import_sdk
 from springtail.models._wire import (
     ToolCallAssembler,
@@ -125,7 +132,7 @@ class AnthropicChatModel(ChatModel):
         with self.translating_errors(model=request["model"]):
             events = await self._client().messages.create(**request)
         state = _StreamState()
-        with self.translating_errors(model=request["model"]):
+        with self.translating_errors(model=request["model"], streaming=True):
             try:
                 async for event in events:
                     chunk = state.add(event)
@@ -195,20 +202,36 @@ class AnthropicChatModel(ChatModel):
             request["extra_body"] = extra
         return request
 
-    def translate_error(self, exc: Exception, *, model: str | None = None) -> ModelError:
+    def translate_error(
+        self, exc: Exception, *, model: str | None = None, streaming: bool = False
+    ) -> ModelError:
         """One sentence for each way the Messages API can fail."""
         model = model or self.model
+        where = f"the Anthropic API at {self.base_url}"
+        fault = reply_fault(
+            exc,
+            where=where[0].upper() + where[1:],
+            what="a Messages API reply",
+            streaming=streaming,
+            hint="check the base_url (or ANTHROPIC_BASE_URL).",
+        )
+        if fault is not None:
+            return fault
         try:
             import anthropic
         except ImportError:  # pragma: no cover - the request could not have been sent
-            return super().translate_error(exc, model=model)
-        where = f"the Anthropic API at {self.base_url}"
+            return super().translate_error(exc, model=model, streaming=streaming)
         if isinstance(exc, anthropic.APITimeoutError):
+            if streaming:
+                return ModelError(
+                    f"The Anthropic API did not finish its streamed answer within "
+                    f"{self.timeout:g} s: try again, or raise timeout=."
+                )
             return ModelError(
                 f"The Anthropic API did not answer within {self.timeout:g} s "
                 f"({self.max_retries} retries): try again, or raise timeout=."
             )
-        if isinstance(exc, anthropic.APIConnectionError):
+        if isinstance(exc, anthropic.APIConnectionError) and connection_refused(exc):
             return ModelUnavailableError(
                 f"Cannot reach {where}: check the network (or the base_url) and try again."
             )
@@ -222,8 +245,15 @@ class AnthropicChatModel(ChatModel):
                 f"Anthropic answered 404 for model {model!r}: check the model name."
             )
         if isinstance(exc, anthropic.APIStatusError):
+            if streaming:  # an error event in the stream comes with the stream's own 200
+                return ModelError(
+                    f"Anthropic reported an error while streaming its answer: "
+                    f"{_status_message(exc)}"
+                )
             return ModelError(f"Anthropic answered {exc.status_code}: {_status_message(exc)}")
-        return super().translate_error(exc, model=model)
+        if isinstance(exc, anthropic.APIError):
+            return ModelError(f"Anthropic reported an error: {_status_message(exc)}")
+        return super().translate_error(exc, model=model, streaming=streaming)
 
 
 def _status_message(exc: Any) -> str:
@@ -314,6 +344,20 @@ def _usage(raw: Any) -> Usage:
 
 
 def _response_from_message(message: Any) -> ChatResponse:
+    if isinstance(message, str):
+        raise MalformedReplyError(f"a text reply starting {snippet(message)!r}")
+    if message is None or isinstance(message, list | int | float):
+        raise MalformedReplyError(f"{json_kind(message)} where a reply object belongs")
+    content = getattr(message, "content", None)
+    if not isinstance(content, list):
+        raise MalformedReplyError(f"a reply whose 'content' is {json_kind(content)}, not a list")
+    try:
+        return _read_message(message)
+    except (AttributeError, TypeError) as exc:
+        raise MalformedReplyError(f"a content block the API does not define: {exc}") from exc
+
+
+def _read_message(message: Any) -> ChatResponse:
     texts: list[str] = []
     thinking: list[str] = []
     calls = []
@@ -366,7 +410,17 @@ class _StreamState:
         )
 
     def add(self, event: Any) -> ChatResponse | None:
-        """Take one event in; return the chunk it completes, if any."""
+        """Take one event in; return the chunk it completes, if any.
+
+        Raises:
+            MalformedReplyError: The event is not one the API defines.
+        """
+        try:
+            return self._add(event)
+        except (AttributeError, TypeError) as exc:
+            raise MalformedReplyError(f"a stream event the API does not define: {exc}") from exc
+
+    def _add(self, event: Any) -> ChatResponse | None:
         kind = getattr(event, "type", None)
         if kind == "message_start":
             message = event.message

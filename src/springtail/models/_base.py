@@ -74,7 +74,9 @@ class ChatModel(abc.ABC):
 
     # -- error translation -------------------------------------------------------
 
-    def translate_error(self, exc: Exception, *, model: str | None = None) -> ModelError:
+    def translate_error(
+        self, exc: Exception, *, model: str | None = None, streaming: bool = False
+    ) -> ModelError:
         """The :class:`ModelError` that tells the caller what ``exc`` means.
 
         Providers override this for the exceptions their SDK raises and call
@@ -84,6 +86,9 @@ class ChatModel(abc.ABC):
         Args:
             exc: What the SDK or the transport raised.
             model: The model name the request asked for, for the sentence.
+            streaming: Whether the answer had begun to stream: a connection
+                that breaks then means something else than one that never
+                opened ("start the server" would be untrue).
         """
         name = f" {model!r}" if model else ""
         detail = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
@@ -93,7 +98,9 @@ class ChatModel(abc.ABC):
         )
 
     @contextmanager
-    def translating_errors(self, *, model: str | None = None) -> Iterator[None]:
+    def translating_errors(
+        self, *, model: str | None = None, streaming: bool = False
+    ) -> Iterator[None]:
         """Raise whatever the block raises as a :class:`ModelError` (``from`` the original).
 
         A :class:`ModelError` passes through unchanged, and so does anything
@@ -104,7 +111,7 @@ class ChatModel(abc.ABC):
         except ModelError:
             raise
         except Exception as exc:
-            raise self.translate_error(exc, model=model) from exc
+            raise self.translate_error(exc, model=model, streaming=streaming) from exc
 
     @classmethod
     def __subclasshook__(cls, other: type) -> Any:

@@ -36,6 +36,12 @@ from springtail.messages import (
     UserMessage,
 )
 from springtail.models._base import ChatModel, ModelError, ModelUnavailableError
+from springtail.models._faults import (
+    MalformedReplyError,
+    connection_refused,
+    json_kind,
+    reply_fault,
+)
 from springtail.models._loop_clients import LoopClients, import_sdk
 from springtail.models._retry import RetryPolicy, retry_async
 from springtail.models._wire import (
@@ -116,23 +122,26 @@ class OllamaChatModel(ChatModel):
         client = self._client()
 
         async def attempt() -> Any:
-            return await client._request(dict, "POST", "/api/chat", json=body, stream=False)
+            try:
+                return await client._request(dict, "POST", "/api/chat", json=body, stream=False)
+            except (TypeError, AttributeError) as exc:  # the client's dict(**reply) refused it
+                raise MalformedReplyError("a reply that is not a JSON object") from exc
 
         with self.translating_errors(model=body["model"]):
             data = await retry_async(attempt, policy=self.retry, retryable=_retryable)
-        message = data.get("message") or {}
-        return ChatResponse(
-            (
-                Generation(
-                    AssistantMessage(
-                        text=message.get("content") or "",
-                        tool_calls=_tool_calls(message.get("tool_calls")),
+            message = _message(data, "reply")
+            return ChatResponse(
+                (
+                    Generation(
+                        AssistantMessage(
+                            text=_text(message.get("content")),
+                            tool_calls=_tool_calls(message.get("tool_calls")),
+                        ),
+                        _generation_metadata(data.get("done_reason"), message.get("thinking")),
                     ),
-                    _generation_metadata(data.get("done_reason"), message.get("thinking")),
                 ),
-            ),
-            _metadata(data),
-        )
+                _metadata(data),
+            )
 
     async def astream(self, prompt: Prompt) -> AsyncIterator[ChatResponse]:
         """Stream the answer: text deltas as they come, tool calls in the last chunk."""
@@ -143,23 +152,20 @@ class OllamaChatModel(ChatModel):
             # The request is sent when the first line is read, so that is what
             # is retried; once text has been yielded a failure is final.
             lines = await client._request(dict, "POST", "/api/chat", json=body, stream=True)
-            try:
-                return lines, await lines.__anext__()
-            except StopAsyncIteration:
-                return lines, None
+            return lines, await _next_line(lines)
 
         with self.translating_errors(model=body["model"]):
             lines, first = await retry_async(open_stream, policy=self.retry, retryable=_retryable)
         calls: list[ToolCall] = []
         last: Mapping[str, Any] = {}
-        with self.translating_errors(model=body["model"]):
+        with self.translating_errors(model=body["model"], streaming=True):
             try:
                 part = first
                 while part is not None:
+                    message = _message(part, "stream line")
                     last = part
-                    message = part.get("message") or {}
                     calls.extend(_tool_calls(message.get("tool_calls")))
-                    text = message.get("content") or ""
+                    text = _text(message.get("content"))
                     thinking = message.get("thinking")
                     if text or thinking:
                         yield ChatResponse(
@@ -171,10 +177,7 @@ class OllamaChatModel(ChatModel):
                             ),
                             ChatResponseMetadata(model=part.get("model")),
                         )
-                    try:
-                        part = await lines.__anext__()
-                    except StopAsyncIteration:
-                        part = None
+                    part = await _next_line(lines)
             finally:
                 await lines.aclose()
         yield ChatResponse(
@@ -235,36 +238,82 @@ class OllamaChatModel(ChatModel):
             body["options"] = model_options
         return body
 
-    def translate_error(self, exc: Exception, *, model: str | None = None) -> ModelError:
+    def translate_error(
+        self, exc: Exception, *, model: str | None = None, streaming: bool = False
+    ) -> ModelError:
         """One sentence for each way Ollama can fail."""
         model = model or self.model
+        where = f"Ollama at {self.host}"
         status = getattr(exc, "status_code", None)
         if _is_connection_error(exc):
             return ModelUnavailableError(
-                f"Cannot reach Ollama at {self.host}: start it with `ollama serve` "
+                f"Cannot reach {where}: start it with `ollama serve` "
                 f"(and `ollama pull {model}`), or point OLLAMA_HOST at a running server."
             )
+        fault = reply_fault(
+            exc,
+            where=where,
+            what="an /api/chat reply",
+            streaming=streaming,
+            hint="check that OLLAMA_HOST (or host=) points at Ollama itself.",
+        )
+        if fault is not None:
+            return fault
         if status == 404:
             return ModelUnavailableError(
-                f"Ollama at {self.host} does not have the model {model!r}: "
+                f"{where} does not have the model {model!r}: "
                 f"run `ollama pull {model}` and try again."
             )
         if _is_timeout(exc):
+            if streaming:
+                return ModelError(
+                    f"{where} did not finish its streamed answer within {self.timeout:g} s: "
+                    "check the server, or raise timeout=."
+                )
             return ModelError(
-                f"Ollama at {self.host} did not answer within {self.timeout:g} s "
+                f"{where} did not answer within {self.timeout:g} s "
                 f"({self.retry.max_retries} retries): check the server, or raise timeout=."
             )
         if isinstance(status, int):
             detail = getattr(exc, "error", str(exc))
-            where = f"Ollama at {self.host}"
             if status < 0:  # an error line in the middle of a stream
                 return ModelError(f"{where} reported an error: {detail}")
             return ModelError(f"{where} answered {status}: {detail}")
-        return super().translate_error(exc, model=model)
+        return super().translate_error(exc, model=model, streaming=streaming)
+
+
+async def _next_line(lines: Any) -> Any:
+    """The next parsed line of a stream, or ``None`` at its end."""
+    try:
+        return await lines.__anext__()
+    except StopAsyncIteration:
+        return None
+    except (TypeError, AttributeError) as exc:  # the client's part.get(...) refused the line
+        raise MalformedReplyError("a stream line that is not a JSON object") from exc
+
+
+def _message(data: Any, what: str) -> Mapping[str, Any]:
+    """The ``message`` of a reply or stream line, or :class:`MalformedReplyError`."""
+    if not isinstance(data, Mapping):
+        raise MalformedReplyError(f"{json_kind(data)} where a {what} object belongs")
+    message = data.get("message")
+    if message is None:
+        return {}
+    if not isinstance(message, Mapping):
+        raise MalformedReplyError(f"a {what} whose 'message' is {json_kind(message)}")
+    return message
+
+
+def _text(value: Any) -> str:
+    if value is None or isinstance(value, str):
+        return value or ""
+    raise MalformedReplyError(f"a message whose 'content' is {json_kind(value)}")
 
 
 def _is_connection_error(exc: BaseException) -> bool:
-    if isinstance(exc, ConnectionError):  # the ollama client's own translation
+    if connection_refused(exc):
+        return True
+    if type(exc) is ConnectionError:  # the ollama client's own translation of ConnectError
         return True
     try:
         import httpx
@@ -326,9 +375,13 @@ def to_ollama_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
 
 
 def _tool_calls(raw: Any) -> tuple[ToolCall, ...]:
+    if raw is not None and not isinstance(raw, list):
+        raise MalformedReplyError(f"a message whose 'tool_calls' is {json_kind(raw)}")
     calls = []
     for item in raw or ():
-        function = item.get("function") or {}
+        function = item.get("function") if isinstance(item, Mapping) else None
+        if not isinstance(function, Mapping):
+            raise MalformedReplyError(f"a tool call without a 'function' object: {item!r}")
         calls.append(
             repair_tool_call(
                 item.get("id"),

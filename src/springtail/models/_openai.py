@@ -11,46 +11,30 @@ those who use it. Retries of 429, 5xx and timeouts are the SDK's own
 from __future__ import annotations
 
 import os
-import re
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from springtail.messages import (
-    AssistantMessage,
-    ChatOptions,
-    ChatResponse,
-    ChatResponseMetadata,
-    Generation,
-    GenerationMetadata,
-    Message,
-    Prompt,
-    SystemMessage,
-    ToolResponseMessage,
-    Usage,
-    UserMessage,
-)
+from springtail.messages import ChatOptions, ChatResponse, Prompt
 from springtail.models._base import ChatModel, ModelError, ModelUnavailableError
+from springtail.models._faults import connection_refused, reply_fault
 from springtail.models._loop_clients import LoopClients, import_sdk
-from springtail.models._wire import (
-    ToolCallAssembler,
-    effective_options,
-    function_tools,
-    plain_json,
-    repair_tool_call,
-    tool_definitions,
-    usage_value,
+from springtail.models._openai_wire import (
+    StreamState,
+    response_format,
+    response_from_completion,
+    to_openai_messages,
+    tool_choice,
 )
+from springtail.models._wire import effective_options, function_tools, tool_definitions
 
 if TYPE_CHECKING:
     from openai import AsyncOpenAI
 
-__all__ = ["OpenAIChatModel"]
+__all__ = ["OpenAIChatModel", "response_format", "to_openai_messages"]
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 COMPATIBLE_DUMMY_KEY = "not-needed"
 """Sent to a custom base URL when no key is set: the SDK needs one, local servers ignore it."""
-
-_TOOL_CHOICE_KEYWORDS = frozenset({"auto", "none", "required"})
 
 
 class OpenAIChatModel(ChatModel):
@@ -123,7 +107,7 @@ class OpenAIChatModel(ChatModel):
         request = self._request(prompt)
         with self.translating_errors(model=request["model"]):
             completion = await self._client().chat.completions.create(**request)
-            return _response_from_completion(completion)
+            return response_from_completion(completion)
 
     async def astream(self, prompt: Prompt) -> AsyncIterator[ChatResponse]:
         """Stream the answer: text deltas as they come, each tool call once complete."""
@@ -133,8 +117,8 @@ class OpenAIChatModel(ChatModel):
             request["stream_options"] = {"include_usage": True}
         with self.translating_errors(model=request["model"]):
             chunks = await self._client().chat.completions.create(**request)
-        state = _StreamState()
-        with self.translating_errors(model=request["model"]):
+        state = StreamState()
+        with self.translating_errors(model=request["model"], streaming=True):
             try:
                 async for chunk in chunks:
                     delta_text, thinking = state.add(chunk)
@@ -185,27 +169,43 @@ class OpenAIChatModel(ChatModel):
         if options.response_schema is not None:
             request["response_format"] = response_format(options.response_schema)
         extra = dict(options.extra)
-        tool_choice = extra.pop("tool_choice", None)
-        if tool_choice is not None:
-            request["tool_choice"] = _tool_choice(tool_choice)
+        choice = extra.pop("tool_choice", None)
+        if choice is not None:
+            request["tool_choice"] = tool_choice(choice)
         if extra:
             request["extra_body"] = extra
         return request
 
-    def translate_error(self, exc: Exception, *, model: str | None = None) -> ModelError:
+    def translate_error(
+        self, exc: Exception, *, model: str | None = None, streaming: bool = False
+    ) -> ModelError:
         """One sentence for each way an OpenAI-compatible server can fail."""
         model = model or self.model
+        server = f"The server at {self.base_url}"
+        fault = reply_fault(
+            exc,
+            where=server,
+            what="a chat completion",
+            streaming=streaming,
+            hint="check that the base URL is the server's OpenAI-compatible API (…/v1).",
+        )
+        if fault is not None:
+            return fault
         try:
             import openai
         except ImportError:  # pragma: no cover - the request could not have been sent
-            return super().translate_error(exc, model=model)
-        server = f"The server at {self.base_url}"
+            return super().translate_error(exc, model=model, streaming=streaming)
         if isinstance(exc, openai.APITimeoutError):
+            if streaming:
+                return ModelError(
+                    f"{server} did not finish its streamed answer within {self.timeout:g} s: "
+                    "check the server, or raise timeout=."
+                )
             return ModelError(
                 f"{server} did not answer within {self.timeout:g} s "
                 f"({self.max_retries} retries): check the server, or raise timeout=."
             )
-        if isinstance(exc, openai.APIConnectionError):
+        if isinstance(exc, openai.APIConnectionError) and connection_refused(exc):
             return ModelUnavailableError(
                 f"Cannot reach the OpenAI-compatible server at {self.base_url}: "
                 "start it (or fix the base URL) and try again."
@@ -222,7 +222,10 @@ class OpenAIChatModel(ChatModel):
             )
         if isinstance(exc, openai.APIStatusError):
             return ModelError(f"{server} answered {exc.status_code}: {_status_message(exc)}")
-        return super().translate_error(exc, model=model)
+        if isinstance(exc, openai.APIError):  # an error event in place of (more) answer
+            when = " while streaming its answer" if streaming else ""
+            return ModelError(f"{server} reported an error{when}: {_status_message(exc)}")
+        return super().translate_error(exc, model=model, streaming=streaming)
 
 
 def _status_message(exc: Any) -> str:
@@ -234,192 +237,3 @@ def _status_message(exc: Any) -> str:
         if isinstance(error, str):
             return error
     return str(getattr(exc, "message", exc))
-
-
-def response_format(schema: Mapping[str, Any]) -> dict[str, Any]:
-    """``ChatOptions.response_schema`` as chat completions' ``response_format``.
-
-    The name is the schema's ``title`` cut to the characters OpenAI accepts
-    (``response`` without one). ``strict`` is asked for only when the schema
-    meets strict mode's rules (every object closed with
-    ``additionalProperties: false`` and listing all its properties as
-    required): OpenAI rejects a strict request whose schema does not, and
-    Pydantic's schemas of models with optional fields do not.
-    """
-    plain = plain_json(schema)
-    title = plain.get("title") if isinstance(plain, dict) else None
-    name = re.sub(r"[^A-Za-z0-9_-]", "_", title)[:64] if isinstance(title, str) else ""
-    return {
-        "type": "json_schema",
-        "json_schema": {
-            "name": name or "response",
-            "schema": plain,
-            "strict": strict_compatible(plain),
-        },
-    }
-
-
-def strict_compatible(schema: Any) -> bool:
-    """Whether every object in ``schema`` is closed and requires all its properties."""
-    if not isinstance(schema, dict):
-        return True
-    properties = schema.get("properties")
-    if schema.get("type") == "object" or isinstance(properties, dict):
-        names = set(properties) if isinstance(properties, dict) else set()
-        if schema.get("additionalProperties") is not False:
-            return False
-        if set(schema.get("required") or ()) != names:
-            return False
-    children: list[Any] = []
-    for key in ("properties", "$defs", "definitions"):
-        if isinstance(schema.get(key), dict):
-            children.extend(schema[key].values())
-    for key in ("anyOf", "oneOf", "allOf", "prefixItems"):
-        if isinstance(schema.get(key), list):
-            children.extend(schema[key])
-    for key in ("items", "additionalProperties", "not"):
-        if isinstance(schema.get(key), dict):
-            children.append(schema[key])
-    return all(strict_compatible(child) for child in children)
-
-
-def _tool_choice(value: Any) -> Any:
-    """``"auto"``/``"none"``/``"required"``, a tool's name, or the raw wire object."""
-    if isinstance(value, str) and value not in _TOOL_CHOICE_KEYWORDS:
-        return {"type": "function", "function": {"name": value}}
-    return value
-
-
-def to_openai_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
-    """Messages in chat-completions form; each tool response becomes its own message."""
-    wire: list[dict[str, Any]] = []
-    for message in messages:
-        if isinstance(message, SystemMessage):
-            wire.append({"role": "system", "content": message.text})
-        elif isinstance(message, UserMessage):
-            wire.append({"role": "user", "content": message.text})
-        elif isinstance(message, AssistantMessage):
-            entry: dict[str, Any] = {"role": "assistant", "content": message.text}
-            if message.tool_calls:
-                entry["content"] = message.text or None
-                entry["tool_calls"] = [
-                    {
-                        "id": call.id,
-                        "type": "function",
-                        "function": {"name": call.name, "arguments": call.arguments},
-                    }
-                    for call in message.tool_calls
-                ]
-            wire.append(entry)
-        elif isinstance(message, ToolResponseMessage):
-            wire.extend(
-                {"role": "tool", "tool_call_id": r.id, "content": r.response_data}
-                for r in message.responses
-            )
-        else:  # pragma: no cover - the Message union is closed
-            raise TypeError(f"Cannot send a {type(message).__name__} to an OpenAI server")
-    return wire
-
-
-def _usage(raw: Any) -> Usage:
-    if raw is None:
-        return Usage()
-    prompt = usage_value(raw, "prompt_tokens")
-    completion = usage_value(raw, "completion_tokens")
-    total = usage_value(raw, "total_tokens") or prompt + completion
-    return Usage(prompt, completion, total)
-
-
-def _reasoning(message: Any) -> str:
-    """The reasoning text some servers add (vLLM, llama.cpp, DeepSeek), kept out of the answer."""
-    for name in ("reasoning_content", "reasoning"):
-        value = getattr(message, name, None)
-        if isinstance(value, str) and value:
-            return value
-    return ""
-
-
-def _response_from_completion(completion: Any) -> ChatResponse:
-    generations = []
-    for choice in completion.choices or ():
-        message = choice.message
-        calls = tuple(
-            repair_tool_call(
-                getattr(call, "id", None),
-                getattr(getattr(call, "function", None), "name", None),
-                getattr(getattr(call, "function", None), "arguments", None),
-            )
-            for call in (getattr(message, "tool_calls", None) or ())
-        )
-        thinking = _reasoning(message)
-        generations.append(
-            Generation(
-                AssistantMessage(text=message.content or "", tool_calls=calls),
-                GenerationMetadata(
-                    finish_reason=choice.finish_reason,
-                    extra={"thinking": thinking} if thinking else {},
-                ),
-            )
-        )
-    return ChatResponse(
-        tuple(generations),
-        ChatResponseMetadata(
-            id=completion.id, model=completion.model, usage=_usage(completion.usage)
-        ),
-    )
-
-
-class _StreamState:
-    """What a stream has said so far: id, model, finish reason, usage, open tool calls."""
-
-    def __init__(self) -> None:
-        self.id: str | None = None
-        self.model: str | None = None
-        self.finish_reason: str | None = None
-        self.usage = Usage()
-        self.calls = ToolCallAssembler()
-
-    def add(self, chunk: Any) -> tuple[str, str]:
-        """Take one chunk in; return its text and reasoning deltas ("" when none)."""
-        self.id = self.id or getattr(chunk, "id", None)
-        self.model = self.model or getattr(chunk, "model", None)
-        if getattr(chunk, "usage", None) is not None:
-            self.usage = _usage(chunk.usage)
-        text = thinking = ""
-        for choice in getattr(chunk, "choices", None) or ():
-            if choice.index != 0:  # one generation per request is what springtail asks for
-                continue
-            if choice.finish_reason:
-                self.finish_reason = choice.finish_reason
-            delta = choice.delta
-            if delta is None:
-                continue
-            text += delta.content or ""
-            thinking += _reasoning(delta)
-            for fragment in getattr(delta, "tool_calls", None) or ():
-                function = getattr(fragment, "function", None)
-                self.calls.add(
-                    getattr(fragment, "index", None),
-                    call_id=getattr(fragment, "id", None),
-                    name=getattr(function, "name", None),
-                    arguments=getattr(function, "arguments", None),
-                )
-        return text, thinking
-
-    def _metadata(self, usage: Usage | None = None) -> ChatResponseMetadata:
-        return ChatResponseMetadata(id=self.id, model=self.model, usage=usage or Usage())
-
-    def text_chunk(self, text: str, thinking: str = "") -> ChatResponse:
-        extra = {"thinking": thinking} if thinking else {}
-        return ChatResponse(
-            (Generation(AssistantMessage(text=text), GenerationMetadata(extra=extra)),),
-            self._metadata(),
-        )
-
-    def final_chunk(self) -> ChatResponse:
-        """The last chunk: the complete tool calls, the finish reason and the usage."""
-        output = AssistantMessage(tool_calls=tuple(self.calls.finish()))
-        return ChatResponse(
-            (Generation(output, GenerationMetadata(finish_reason=self.finish_reason)),),
-            self._metadata(self.usage),
-        )
