@@ -1,9 +1,11 @@
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
+from springtail import ToolArgumentsError
 from support_bot._store import Store
 from support_bot.tool_names import CUSTOMER_CONTACT_LOOKUP
 from support_bot.tools import customer_contact_lookup, mask_emails, masking_result_converter
@@ -50,3 +52,19 @@ def test_unknown_customer_lists_the_known_ids(store: Store) -> None:
     assert "No customer with id 'C-999'" in answer
     assert "C-100" in answer
     assert "C-105" in answer
+
+
+def test_a_customer_id_is_bounded_in_the_schema(store: Store) -> None:
+    callback = customer_contact_lookup(store)
+    schema = callback.tool_definition.input_schema
+    assert schema["properties"]["customer_id"]["maxLength"] == 64
+    with pytest.raises(ToolArgumentsError) as info:
+        callback.call(json.dumps({"customer_id": "x@y." * 50_000}))
+    assert "'customer_id'" in str(info.value)
+    assert len(str(info.value)) < 400
+
+
+def test_an_echoed_id_with_an_address_is_masked(store: Store) -> None:
+    answer = customer_contact_lookup(store).call('{"customer_id": "ops@localhost"}')
+    assert "ops@localhost" not in answer.lower()
+    assert "[EMAIL]" in answer

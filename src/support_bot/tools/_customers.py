@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -10,6 +9,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from springtail import FunctionToolCallback
 from support_bot._store_base import BusinessStore, normalize_customer_id
 from support_bot.tool_names import CUSTOMER_CONTACT_LOOKUP
+from support_bot.tools._emails import mask_emails
+from support_bot.tools._limits import MAX_KEY_CHARS
 
 __all__ = [
     "CustomerContactRequest",
@@ -18,21 +19,13 @@ __all__ = [
     "masking_result_converter",
 ]
 
-# Deliberately generous: masking too much is harmless, leaking one address is not.
-_EMAIL = re.compile(r"[A-Za-z0-9._%+'-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
-
 
 class CustomerContactRequest(BaseModel):
     """Which customer to look up."""
 
     model_config = ConfigDict(frozen=True)
 
-    customer_id: str = Field(description="The customer id, e.g. C-100")
-
-
-def mask_emails(text: str) -> str:
-    """Replace every e-mail address in ``text`` with ``[EMAIL]``."""
-    return _EMAIL.sub("[EMAIL]", text)
+    customer_id: str = Field(description="The customer id, e.g. C-100", max_length=MAX_KEY_CHARS)
 
 
 def masking_result_converter(result: Any, return_type: type | None = None) -> str:
