@@ -67,10 +67,17 @@ def fail(reason: str) -> str:
     raise ValueError(reason)
 
 
+@tool
+def chatty() -> str:
+    """Print to stdout (which carries the protocol over stdio), then answer."""
+    print("a stray line on stdout")
+    return "still fine"
+
+
 @tool(requires_approval=True)
 def reserve(sku: str, quantity: int = 1) -> str:
     """Reserve units of a product (asks first)."""
     return f"reserved {quantity} of {sku}"
 
 
-TOOLS = [add, convert, nap, block, whoami, server_pid, crash, fail, reserve]
+TOOLS = [add, convert, nap, block, whoami, server_pid, crash, fail, chatty, reserve]

@@ -70,6 +70,12 @@ async def test_the_sdk_client_calls_tools() -> None:
         assert text_of(unknown).startswith("Unknown tool 'nope'; the tools are: add, convert")
 
 
+async def test_a_tool_that_prints_does_not_break_stdio() -> None:
+    async with sdk_session() as session:
+        assert text_of(await session.call_tool("chatty", {})) == "still fine"
+        assert text_of(await session.call_tool("add", {"a": 1, "b": 2})) == "3"
+
+
 async def test_bad_arguments_get_springtails_field_by_field_text() -> None:
     local = {cb.tool_definition.name: cb for cb in tool_callbacks(mcp_sample_tools.TOOLS)}
     with pytest.raises(Exception) as direct:  # noqa: PT011 - the text is what matters

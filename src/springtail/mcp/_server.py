@@ -166,11 +166,16 @@ def _error(text: str) -> types.CallToolResult:
 
 
 async def serve_stdio(server: Server[Any, Any]) -> None:
-    """Serve over stdin/stdout until the client closes stdin."""
+    """Serve over stdin/stdout until the client closes stdin.
+
+    Stdout carries the protocol, so once the transport holds it, whatever a
+    tool prints goes to stderr instead of corrupting the stream.
+    """
     from mcp.server.stdio import stdio_server
 
     async with stdio_server() as (read, write):
-        await server.run(read, write, server.create_initialization_options())
+        with contextlib.redirect_stdout(sys.stderr):
+            await server.run(read, write, server.create_initialization_options())
 
 
 async def serve_http(
