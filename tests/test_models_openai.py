@@ -269,8 +269,8 @@ def test_a_server_error_past_the_retries_is_a_model_error_with_the_servers_words
 
 def test_a_rejected_key_says_to_check_the_key() -> None:
     server = ReplayServer([Reply(status=401, json={"error": {"message": "bad key"}})])
-    with server, pytest.raises(ModelUnavailableError, match="OPENAI_API_KEY"):
-        model_for(server).call(Prompt("hi"))
+    with server, pytest.raises(ModelUnavailableError, match="the api_key you passed"):
+        model_for(server, api_key="sk-wrong").call(Prompt("hi"))
 
 
 def test_connection_refused_names_the_base_url_to_start() -> None:
@@ -546,3 +546,64 @@ async def test_the_async_stream_reports_the_same_faults() -> None:
     with server, pytest.raises(ModelError, match="stream line that is not valid JSON"):
         async for _ in model_for(server).astream(Prompt("hi")):
             pass
+
+
+# -- whose key goes where -----------------------------------------------------
+
+
+def _sent_key(server: ReplayServer) -> str:
+    return server.received[-1].headers["authorization"].removeprefix("Bearer ")
+
+
+def test_an_openai_compatible_url_never_gets_openais_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    from springtail.models import from_uri
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-openai-secret")
+    monkeypatch.delenv("SPRINGTAIL_OPENAI_COMPATIBLE_API_KEY", raising=False)
+    monkeypatch.setenv("LOCAL_LLM_KEY", "local-key")
+    script = [Reply(json=completion()) for _ in range(4)]
+    with ReplayServer(script) as server:
+        url = f"{server.url}/v1"
+        from_uri(f"openai-compatible:{url}", max_retries=0).call(Prompt("hi"))
+        assert _sent_key(server) == "not-needed"
+        OpenAIChatModel("m", base_url=url, max_retries=0).call(Prompt("hi"))
+        assert _sent_key(server) == "not-needed"
+        monkeypatch.setenv("SPRINGTAIL_OPENAI_COMPATIBLE_API_KEY", "compatible-key")
+        from_uri(f"openai-compatible:{url}#m", max_retries=0).call(Prompt("hi"))
+        assert _sent_key(server) == "compatible-key"
+        from_uri(f"openai-compatible:{url}#m?key_env=LOCAL_LLM_KEY").call(Prompt("hi"))
+        assert _sent_key(server) == "local-key"
+    assert all("sk-openai-secret" not in str(r.headers) for r in server.received)
+
+
+def test_a_key_env_that_is_not_set_is_one_sentence(monkeypatch: pytest.MonkeyPatch) -> None:
+    from springtail.models import from_uri
+
+    monkeypatch.delenv("NO_SUCH_KEY", raising=False)
+    with pytest.raises(ModelUnavailableError) as caught:
+        from_uri("openai-compatible:http://127.0.0.1:1/v1#m?key_env=NO_SUCH_KEY")
+    assert str(caught.value) == (
+        "The environment variable NO_SUCH_KEY (key_env=) is not set: "
+        "set it to the API key of the server at http://127.0.0.1:1/v1."
+    )
+
+
+def test_a_rejected_key_names_where_the_key_came_from(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SPRINGTAIL_OPENAI_COMPATIBLE_API_KEY", "wrong")
+    server = ReplayServer([Reply(status=401, json={"error": {"message": "bad key"}})])
+    with server, pytest.raises(ModelUnavailableError) as caught:
+        model_for(server).call(Prompt("hi"))
+    assert str(caught.value).endswith("check SPRINGTAIL_OPENAI_COMPATIBLE_API_KEY.")
+
+
+def test_credentials_in_the_url_are_masked_in_repr_and_errors() -> None:
+    url = f"http://admin:hunter2@127.0.0.1:{closed_port()}/v1?api_key=sk-in-query"
+    model = OpenAIChatModel("m", base_url=url, max_retries=0)
+    assert "hunter2" not in repr(model)
+    assert "sk-in-query" not in repr(model)
+    assert "admin:***@" in repr(model)
+    with pytest.raises(ModelUnavailableError) as caught:
+        model.call(Prompt("hi"))
+    assert "hunter2" not in str(caught.value)
+    assert "sk-in-query" not in str(caught.value)
+    assert "api_key=***" in str(caught.value)

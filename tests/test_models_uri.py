@@ -111,3 +111,15 @@ def test_openai_without_a_key_fails_with_a_sentence(monkeypatch: pytest.MonkeyPa
 
 def test_from_uri_is_public_at_the_top_level() -> None:
     assert springtail.from_uri is from_uri
+
+
+def test_an_unknown_openai_compatible_setting_is_one_sentence() -> None:
+    with pytest.raises(ValueError, match=r"the one setting known is key_env=NAME"):
+        from_uri("openai-compatible:http://127.0.0.1:8080/v1#m?key=abc")
+
+
+def test_credentials_in_a_bad_uri_are_masked_in_the_error() -> None:
+    with pytest.raises(ValueError, match="needs an http") as caught:
+        from_uri("openai-compatible:ftp://user:hunter2@host/v1")
+    assert "hunter2" not in str(caught.value)
+    assert "user:***@host" in str(caught.value)

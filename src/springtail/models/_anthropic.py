@@ -39,6 +39,7 @@ from springtail.models._faults import (
     snippet,
 )
 from springtail.models._loop_clients import LoopClients, import_sdk
+from springtail.models._redact import mask_url
 from springtail.models._wire import (
     ToolCallAssembler,
     arguments_to_object,
@@ -207,7 +208,7 @@ class AnthropicChatModel(ChatModel):
     ) -> ModelError:
         """One sentence for each way the Messages API can fail."""
         model = model or self.model
-        where = f"the Anthropic API at {self.base_url}"
+        where = f"the Anthropic API at {mask_url(self.base_url)}"
         fault = reply_fault(
             exc,
             where=where[0].upper() + where[1:],

@@ -43,6 +43,7 @@ from springtail.models._faults import (
     reply_fault,
 )
 from springtail.models._loop_clients import LoopClients, import_sdk
+from springtail.models._redact import mask_url
 from springtail.models._retry import RetryPolicy, retry_async
 from springtail.models._wire import (
     arguments_to_object,
@@ -104,6 +105,7 @@ class OllamaChatModel(ChatModel):
     ) -> None:
         self.model = model
         self.host = host or os.environ.get("OLLAMA_HOST") or DEFAULT_HOST
+        self._shown_host = mask_url(self.host)
         self.think = think
         self.keep_alive = keep_alive
         self.default_options = default_options or ChatOptions()
@@ -112,7 +114,7 @@ class OllamaChatModel(ChatModel):
         self._clients: LoopClients[Any] = LoopClients(self._new_client)
 
     def __repr__(self) -> str:
-        return f"OllamaChatModel(model={self.model!r}, host={self.host!r})"
+        return f"OllamaChatModel(model={self.model!r}, host={self._shown_host!r})"
 
     # -- the ChatModel interface ------------------------------------------------
 
@@ -243,7 +245,7 @@ class OllamaChatModel(ChatModel):
     ) -> ModelError:
         """One sentence for each way Ollama can fail."""
         model = model or self.model
-        where = f"Ollama at {self.host}"
+        where = f"Ollama at {self._shown_host}"
         status = getattr(exc, "status_code", None)
         if _is_connection_error(exc):
             return ModelUnavailableError(

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 from collections.abc import AsyncIterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
+from urllib.parse import urlsplit
 
 from springtail.messages import ChatOptions, ChatResponse, Prompt
 from springtail.models._base import ChatModel, ModelError, ModelUnavailableError
@@ -25,6 +26,7 @@ from springtail.models._openai_wire import (
     to_openai_messages,
     tool_choice,
 )
+from springtail.models._redact import mask_url
 from springtail.models._wire import effective_options, function_tools, tool_definitions
 
 if TYPE_CHECKING:
@@ -33,6 +35,9 @@ if TYPE_CHECKING:
 __all__ = ["OpenAIChatModel", "response_format", "to_openai_messages"]
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
+OPENAI_HOST = "api.openai.com"
+COMPATIBLE_KEY_ENV = "SPRINGTAIL_OPENAI_COMPATIBLE_API_KEY"
+"""Where an OpenAI-compatible server's key comes from; never ``OPENAI_API_KEY``."""
 COMPATIBLE_DUMMY_KEY = "not-needed"
 """Sent to a custom base URL when no key is set: the SDK needs one, local servers ignore it."""
 
@@ -46,8 +51,14 @@ class OpenAIChatModel(ChatModel):
         base_url: Where the API lives, e.g. ``http://127.0.0.1:8080/v1`` for
             llama.cpp's server. ``None`` reads ``OPENAI_BASE_URL``, then uses
             OpenAI's own endpoint.
-        api_key: ``None`` reads ``OPENAI_API_KEY``. With a custom base URL and
-            no key at all a dummy key is sent, since local servers need none.
+        api_key: The key. ``None`` reads ``api_key_env`` if given; else, for
+            OpenAI itself (``api.openai.com``, or the ``OPENAI_BASE_URL`` that
+            the SDK pairs with it) ``OPENAI_API_KEY``, and for any other
+            server ``SPRINGTAIL_OPENAI_COMPATIBLE_API_KEY``: OpenAI's key is
+            never sent to another host. With a custom base URL and no key at
+            all a dummy key is sent, since local servers need none.
+        api_key_env: The name of an environment variable holding the key
+            (``from_uri``'s ``#model?key_env=NAME``); it must be set.
         default_options: Options for every request; a request's own options
             win field by field.
         timeout: Seconds one HTTP attempt may take.
@@ -61,7 +72,8 @@ class OpenAIChatModel(ChatModel):
     ``response_format={"type": "json_schema", ...}``.
 
     Raises:
-        ModelUnavailableError: No API key for OpenAI's own endpoint.
+        ModelUnavailableError: No API key for OpenAI's own endpoint, or
+            ``api_key_env`` names a variable that is not set.
     """
 
     native_response_schema: ClassVar[bool] = True
@@ -72,6 +84,7 @@ class OpenAIChatModel(ChatModel):
         *,
         base_url: str | None = None,
         api_key: str | None = None,
+        api_key_env: str | None = None,
         default_options: ChatOptions | None = None,
         timeout: float = 600.0,
         max_retries: int = 2,
@@ -82,23 +95,47 @@ class OpenAIChatModel(ChatModel):
         self.model = model
         env_base = os.environ.get("OPENAI_BASE_URL") or None
         self.base_url = (base_url or env_base or DEFAULT_BASE_URL).rstrip("/")
-        key = api_key or os.environ.get("OPENAI_API_KEY") or None
-        if key is None:
-            if self.base_url == DEFAULT_BASE_URL:
-                raise ModelUnavailableError(
-                    "No OpenAI API key: set OPENAI_API_KEY (or pass api_key=...) "
-                    "to use OpenAI, or give the base_url of an OpenAI-compatible server."
-                )
-            key = COMPATIBLE_DUMMY_KEY
-        self._api_key = key
+        self._shown_url = mask_url(self.base_url)
+        self._api_key, self._key_source = self._choose_key(
+            api_key, api_key_env, openai_own=_is_openai(self.base_url) or base_url is None
+        )
         self.timeout = timeout
         self.max_retries = max_retries
         self.stream_usage = stream_usage
         self.default_options = default_options or ChatOptions()
         self._clients: LoopClients[AsyncOpenAI] = LoopClients(self._new_client)
 
+    def _choose_key(
+        self, api_key: str | None, api_key_env: str | None, *, openai_own: bool
+    ) -> tuple[str, str]:
+        """The key to send and where it came from (for the sentence of a 401)."""
+        if api_key:
+            return api_key, "the api_key you passed"
+        if api_key_env:
+            key = os.environ.get(api_key_env)
+            if not key:
+                raise ModelUnavailableError(
+                    f"The environment variable {api_key_env} (key_env=) is not set: "
+                    f"set it to the API key of the server at {self._shown_url}."
+                )
+            return key, api_key_env
+        if openai_own:
+            key = os.environ.get("OPENAI_API_KEY")
+            if key:
+                return key, "OPENAI_API_KEY"
+            if _is_openai(self.base_url):
+                raise ModelUnavailableError(
+                    "No OpenAI API key: set OPENAI_API_KEY (or pass api_key=...) "
+                    "to use OpenAI, or give the base_url of an OpenAI-compatible server."
+                )
+            return COMPATIBLE_DUMMY_KEY, "OPENAI_API_KEY"
+        key = os.environ.get(COMPATIBLE_KEY_ENV)
+        if key:
+            return key, COMPATIBLE_KEY_ENV
+        return COMPATIBLE_DUMMY_KEY, COMPATIBLE_KEY_ENV
+
     def __repr__(self) -> str:
-        return f"OpenAIChatModel(model={self.model!r}, base_url={self.base_url!r})"
+        return f"OpenAIChatModel(model={self.model!r}, base_url={self._shown_url!r})"
 
     # -- the ChatModel interface ------------------------------------------------
 
@@ -181,7 +218,7 @@ class OpenAIChatModel(ChatModel):
     ) -> ModelError:
         """One sentence for each way an OpenAI-compatible server can fail."""
         model = model or self.model
-        server = f"The server at {self.base_url}"
+        server = f"The server at {self._shown_url}"
         fault = reply_fault(
             exc,
             where=server,
@@ -207,13 +244,12 @@ class OpenAIChatModel(ChatModel):
             )
         if isinstance(exc, openai.APIConnectionError) and connection_refused(exc):
             return ModelUnavailableError(
-                f"Cannot reach the OpenAI-compatible server at {self.base_url}: "
+                f"Cannot reach the OpenAI-compatible server at {self._shown_url}: "
                 "start it (or fix the base URL) and try again."
             )
         if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
             return ModelUnavailableError(
-                f"{server} rejected the API key ({exc.status_code}): "
-                "check OPENAI_API_KEY or the api_key you passed."
+                f"{server} rejected the API key ({exc.status_code}): check {self._key_source}."
             )
         if isinstance(exc, openai.NotFoundError):
             return ModelUnavailableError(
@@ -226,6 +262,14 @@ class OpenAIChatModel(ChatModel):
             when = " while streaming its answer" if streaming else ""
             return ModelError(f"{server} reported an error{when}: {_status_message(exc)}")
         return super().translate_error(exc, model=model, streaming=streaming)
+
+
+def _is_openai(url: str) -> bool:
+    """Whether ``url`` is OpenAI's own API (the only host that gets OPENAI_API_KEY)."""
+    try:
+        return urlsplit(url).hostname == OPENAI_HOST
+    except ValueError:
+        return False
 
 
 def _status_message(exc: Any) -> str:
