@@ -26,11 +26,9 @@ SCHEMA = {"type": "object", "properties": {}, "required": [], "additionalPropert
 class Counter:
     """A sync tool that records how often it really ran."""
 
-    is_async = False
-
     def __init__(self, name: str) -> None:
         self.tool_definition = ToolDefinition(name, f"The {name} tool.", SCHEMA)
-        self.tool_metadata = ToolMetadata()
+        self.tool_metadata = ToolMetadata(is_async=False)
         self.runs = 0
 
     def call(self, tool_input: str, tool_context: ToolContext | None = None) -> str:

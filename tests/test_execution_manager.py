@@ -55,10 +55,13 @@ class Tool:
         requires_approval: bool = False,
     ) -> None:
         self.tool_definition = ToolDefinition(name, f"The {name} tool.", SCHEMA)
-        self.tool_metadata = ToolMetadata(return_direct=return_direct)
         self.is_async = inspect.iscoroutinefunction(fn)
-        self.timeout = timeout
-        self.requires_approval = requires_approval
+        self.tool_metadata = ToolMetadata(
+            return_direct=return_direct,
+            timeout=timeout,
+            requires_approval=requires_approval,
+            is_async=self.is_async,
+        )
         self.fn = fn
         self.inputs: list[str] = []
 
@@ -772,20 +775,19 @@ async def test_a_failing_approver_means_the_tool_does_not_run() -> None:
     assert tool.inputs == []
 
 
-async def test_requires_approval_may_live_on_the_tool_metadata() -> None:
+async def test_the_manager_reads_the_flags_the_metadata_declares_only() -> None:
     tool = echo("pay")
-
-    class Metadata:
-        return_direct = False
-        requires_approval = True
-
-    del tool.requires_approval
-    tool.tool_metadata = Metadata()  # type: ignore[assignment]
+    tool.requires_approval = True  # type: ignore[attr-defined]  # not declared: ignored
+    result = await ToolCallingManager().aexecute_tool_calls(
+        prompt_with(tool), calls_response(("pay", ""))
+    )
+    assert not responses_of(result)[0].is_error
+    tool.tool_metadata = ToolMetadata(requires_approval=True, is_async=False)
     result = await ToolCallingManager().aexecute_tool_calls(
         prompt_with(tool), calls_response(("pay", ""))
     )
     assert responses_of(result)[0].is_error
-    assert tool.inputs == []
+    assert len(tool.inputs) == 1
 
 
 # -- cancellation --------------------------------------------------------------------

@@ -30,8 +30,7 @@ from springtail.tools._definition import ToolDefinition, ToolMetadata
 class Tool:
     def __init__(self, name: str, answer: str | Exception, *, is_async: bool = False) -> None:
         self.tool_definition = ToolDefinition(name, f"Describes {name}.", {"type": "object"})
-        self.tool_metadata = ToolMetadata()
-        self.is_async = is_async
+        self.tool_metadata = ToolMetadata(is_async=is_async)
         self.answer = answer
 
     def call(self, tool_input: str, tool_context: ToolContext | None = None) -> str:
@@ -158,8 +157,7 @@ def test_no_opentelemetry_import_when_the_application_does_not_use_it() -> None:
 
         class T:
             tool_definition = ToolDefinition("t", "T.", {"type": "object"})
-            tool_metadata = ToolMetadata()
-            is_async = False
+            tool_metadata = ToolMetadata(is_async=False)
             def call(self, tool_input, tool_context=None):
                 return "ok"
             async def acall(self, tool_input, tool_context=None):
@@ -195,7 +193,6 @@ def test_the_global_tracer_provider_is_used_when_the_application_set_one() -> No
         class T:
             tool_definition = ToolDefinition("t", "T.", {"type": "object"})
             tool_metadata = ToolMetadata()
-            is_async = True
             def call(self, tool_input, tool_context=None):
                 return "ok"
             async def acall(self, tool_input, tool_context=None):

@@ -45,7 +45,7 @@ def test_decorator_with_arguments_records_every_option() -> None:
     assert callback.tool_definition.name == "greet"
     assert callback.tool_definition.description == "Say hello."
     assert callback.tool_metadata == ToolMetadata(
-        return_direct=True, timeout=2.5, requires_approval=True
+        return_direct=True, timeout=2.5, requires_approval=True, is_async=False
     )
     assert callback.timeout == 2.5
     assert callback.requires_approval is True
@@ -66,7 +66,7 @@ def test_defaults_are_not_return_direct_no_timeout_no_approval() -> None:
         return "x"
 
     callback = only(f)
-    assert callback.tool_metadata == ToolMetadata()
+    assert callback.tool_metadata == ToolMetadata(is_async=False)
     assert callback.timeout is None
     assert callback.requires_approval is False
 

@@ -47,3 +47,24 @@ def test_metadata_defaults_and_frozen() -> None:
 def test_metadata_timeout_must_be_positive(timeout: float) -> None:
     with pytest.raises(ValueError, match="timeout"):
         ToolMetadata(timeout=timeout)
+
+
+def test_metadata_declares_how_a_tool_runs() -> None:
+    from springtail import tool
+    from springtail.tools import tool_callbacks
+
+    @tool
+    def blocking() -> str:
+        """Blocks."""
+        return "x"
+
+    @tool(timeout=2)
+    async def waiting() -> str:
+        """Awaits."""
+        return "x"
+
+    assert ToolMetadata().is_async is True
+    (sync_callback,) = tool_callbacks(blocking)
+    (async_callback,) = tool_callbacks(waiting)
+    assert sync_callback.tool_metadata.is_async is False
+    assert async_callback.tool_metadata == ToolMetadata(timeout=2, is_async=True)

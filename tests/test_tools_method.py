@@ -49,7 +49,7 @@ def test_hand_written_definition_around_an_unbound_method_and_object() -> None:
     )
     assert isinstance(callback, ToolCallback)
     assert callback.tool_definition is DEFINITION
-    assert callback.tool_metadata == ToolMetadata()
+    assert callback.tool_metadata == ToolMetadata(is_async=False)
     assert callback.call('{"city": "Oslo"}') == "20C in Oslo"
 
 

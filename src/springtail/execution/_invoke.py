@@ -18,7 +18,7 @@ from springtail.execution._pool import WorkerPool
 from springtail.tools._callback import ToolCallback
 from springtail.tools._context import ToolContext
 
-__all__ = ["requires_approval", "run_tool", "timeout_of"]
+__all__ = ["run_tool"]
 
 
 async def run_tool(
@@ -43,7 +43,7 @@ async def run_tool(
     Raises:
         ToolTimeoutError: the tool did not finish within ``wait_s``.
     """
-    if getattr(callback, "is_async", True):
+    if callback.tool_metadata.is_async:
         if wait_s is None:
             return as_text(await callback.acall(arguments, context))
         scope = asyncio.timeout(wait_s)
@@ -86,22 +86,6 @@ def on_private_loop() -> bool:
     so blocking it for a moment delays no one else.
     """
     return _sync.on_private_loop()
-
-
-def requires_approval(callback: ToolCallback) -> bool:
-    """The tool's ``requires_approval``, on the callback or its metadata."""
-    flag = getattr(callback, "requires_approval", None)
-    if flag is None:
-        flag = getattr(callback.tool_metadata, "requires_approval", False)
-    return bool(flag)
-
-
-def timeout_of(callback: ToolCallback) -> float | None:
-    """The tool's own ``timeout``, on the callback or its metadata."""
-    timeout = getattr(callback, "timeout", None)
-    if timeout is None:
-        timeout = getattr(callback.tool_metadata, "timeout", None)
-    return timeout if isinstance(timeout, int | float) and not isinstance(timeout, bool) else None
 
 
 def as_text(result: object) -> str:

@@ -2,26 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
-import threading
-from collections.abc import Callable, Iterable, Sequence
-from time import perf_counter
+from collections.abc import Iterable
 from typing import Any, Literal
 
 from springtail._sync import run_sync
 from springtail.execution._approval import ApprovalGate, Approver
-from springtail.execution._errors import ToolCallLimitExceededError, UnknownToolError
-from springtail.execution._invoke import requires_approval, run_tool, timeout_of
+from springtail.execution._calls import CallRunner, Run
+from springtail.execution._errors import ToolCallLimitExceededError
 from springtail.execution._limits import REPEAT_ERROR, plan_calls, repeat_notice
-from springtail.execution._observation import (
-    TracerCache,
-    end_span,
-    hooks,
-    notify,
-    settle,
-    start_span,
-)
-from springtail.execution._pool import WorkerPool
+from springtail.execution._observation import TracerCache, hooks
 from springtail.execution._processor import (
     DefaultToolExecutionExceptionProcessor,
     ToolExecutionExceptionProcessor,
@@ -35,51 +24,16 @@ from springtail.messages import (
     ChatResponse,
     Message,
     Prompt,
-    ToolCall,
     ToolResponse,
     ToolResponseMessage,
 )
 from springtail.tools._callback import ToolCallback
 from springtail.tools._context import ToolContext
 from springtail.tools._definition import ToolDefinition
-from springtail.tools._errors import ToolExecutionError
 
 __all__ = ["ToolCallingManager"]
 
 _LIMIT_MODES = ("raise", "error_response")
-
-
-class _Run:
-    """State shared by the calls of one execution."""
-
-    __slots__ = (
-        "approval_lock",
-        "available",
-        "context",
-        "on_approval",
-        "on_end",
-        "on_start",
-        "single",
-        "tracer",
-    )
-
-    def __init__(self, context: ToolContext, available: tuple[str, ...], tracer: Any) -> None:
-        self.context = context
-        self.available = available
-        self.tracer = tracer
-        self.single = False
-        self.approval_lock: asyncio.Lock | None = None
-        self.on_start: tuple[Callable[..., Any], ...] = ()
-        self.on_end: tuple[Callable[..., Any], ...] = ()
-        self.on_approval: tuple[Callable[..., Any], ...] = ()
-
-
-def _error_type(error: ToolExecutionError | None) -> str | None:
-    if error is None:
-        return None
-    if type(error) is ToolExecutionError:
-        return type(error.cause).__name__
-    return type(error).__name__
 
 
 class ToolCallingManager:
@@ -183,18 +137,21 @@ class ToolCallingManager:
         self._on_end = hooks(self._listeners, "on_tool_end")
         self._on_approval = hooks(self._listeners, "on_tool_approval")
         self._resolve_unoffered = bool(resolve_unoffered_tools)
-        self._include_content = include_content
         self._max_concurrency = max_concurrency
         self._default_timeout = default_timeout
-        self._approvals = ApprovalGate(approver)
         self._max_calls_per_tool = max_calls_per_tool
         self._max_total_tool_calls = max_total_tool_calls
         self._raise_on_limit = on_limit_exceeded == "raise"
         self._on_limit_exceeded = on_limit_exceeded
-        self._max_result_chars = max_result_chars
         self._tracers = TracerCache(tracer_provider)
-        self._pool: WorkerPool | None = None
-        self._pool_lock = threading.Lock()
+        self._runner = CallRunner(
+            processor=self._processor,
+            approvals=ApprovalGate(approver),
+            include_content=include_content,
+            max_concurrency=max_concurrency,
+            default_timeout=default_timeout,
+            max_result_chars=max_result_chars,
+        )
 
     # -- configuration, read-only ------------------------------------------
 
@@ -359,7 +316,7 @@ class ToolCallingManager:
                 found = self._resolve(call.name)
             resolved.append(found)
 
-        run = _Run(context, (), self._tracers.get())
+        run = Run(context, (), self._tracers.get())
         if listeners:
             listeners = tuple(listeners)
             run.on_start = self._on_start + hooks(listeners, "on_tool_start")
@@ -381,7 +338,7 @@ class ToolCallingManager:
         )
         responses: list[ToolResponse | None] = [None] * len(calls)
         run.single = len(to_run) == 1
-        await self._run_all(calls, resolved, plan.notices, to_run, run, responses)
+        await self._runner.run_all(calls, resolved, plan.notices, to_run, run, responses)
         for i in to_run:
             response = responses[i]
             if response is not None and plan.notices[i] is None:
@@ -390,7 +347,7 @@ class ToolCallingManager:
             earlier = responses[j]
             answer = earlier.response_data if earlier is not None else ""
             notice = (repeat_notice(calls[i].name, answer), REPEAT_ERROR)
-            responses[i] = await self._call(calls[i], resolved[i], notice, run)
+            responses[i] = await self._runner.call(calls[i], resolved[i], notice, run)
 
         answered = [i for i in range(len(calls)) if i not in skipped] if skipped else to_run
         if repeats:
@@ -412,136 +369,6 @@ class ToolCallingManager:
             raise ToolCallLimitExceededError(plan.exceeded[0], plan.exceeded[1], result)
         return result
 
-    async def _run_all(
-        self,
-        calls: Sequence[ToolCall],
-        resolved: Sequence[ToolCallback | None],
-        notices: Sequence[tuple[str, str] | None],
-        to_run: Sequence[int],
-        run: _Run,
-        responses: list[ToolResponse | None],
-    ) -> None:
-        if len(to_run) == 1:
-            # One call: no task, no semaphore; the common case stays cheap.
-            i = to_run[0]
-            responses[i] = await self._call(calls[i], resolved[i], notices[i], run)
-            return
-        if not to_run:
-            return
-        semaphore = (
-            asyncio.Semaphore(self._max_concurrency)
-            if len(to_run) > self._max_concurrency
-            else None
-        )
-        loop = asyncio.get_running_loop()
-        tasks = [
-            loop.create_task(self._call(calls[i], resolved[i], notices[i], run, semaphore))
-            for i in to_run
-        ]
-        try:
-            results = await asyncio.gather(*tasks)
-        except BaseException:
-            # A processor raised, or we were cancelled: stop every other call
-            # (async tools are cancelled, threads are no longer waited for).
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-            raise
-        for i, response in zip(to_run, results, strict=True):
-            responses[i] = response
-
-    async def _call(
-        self,
-        call: ToolCall,
-        callback: ToolCallback | None,
-        notice: tuple[str, str] | None,
-        run: _Run,
-        semaphore: asyncio.Semaphore | None = None,
-    ) -> ToolResponse:
-        if semaphore is not None:
-            async with semaphore:
-                return await self._call(call, callback, notice, run)
-        if run.tracer is None and not run.on_start and not run.on_end:
-            return (await self._respond(call, callback, notice, run))[0]
-        definition = callback.tool_definition if callback is not None else None
-        if run.on_start and (pending := notify(run.on_start, call, definition)):
-            await settle(pending)
-        started = perf_counter()
-        if run.tracer is not None:
-            with start_span(run.tracer, call, definition, self._include_content) as span:
-                response, error_type, waited = await self._respond(call, callback, notice, run)
-                end_span(span, response, error_type, self._include_content)
-        else:
-            response, _, waited = await self._respond(call, callback, notice, run)
-        if run.on_end and (
-            pending := notify(
-                run.on_end, call, definition, response, perf_counter() - started - waited
-            )
-        ):
-            await settle(pending)
-        return response
-
-    async def _respond(
-        self,
-        call: ToolCall,
-        callback: ToolCallback | None,
-        notice: tuple[str, str] | None,
-        run: _Run,
-    ) -> tuple[ToolResponse, str | None, float]:
-        """The call's response, its error type for a failure, and the approval wait."""
-        if notice is not None:
-            return ToolResponse(call.id, call.name, notice[0], True), notice[1], 0.0
-        error: ToolExecutionError
-        waited = 0.0
-        try:
-            if callback is None:
-                raise UnknownToolError(call.name, run.available)
-            if requires_approval(callback):
-                waited = await self._approve(call, callback.tool_definition, run)
-            timeout = timeout_of(callback)
-            text = await run_tool(
-                callback,
-                call.arguments,
-                run.context,
-                self._default_timeout if timeout is None else timeout,
-                alone=run.single,
-                pool=self._worker_pool,
-            )
-        except ToolExecutionError as exc:
-            error = exc
-        except Exception as exc:
-            error = ToolExecutionError(callback.tool_definition if callback else None, exc)
-        else:
-            return ToolResponse(call.id, call.name, self._cut(text)), None, waited
-        answer = self._processor(error)
-        if not isinstance(answer, str):
-            raise TypeError(
-                f"The exception processor {self._processor!r} returned {type(answer).__name__}; "
-                "it must return the text the model reads (str) or raise."
-            )
-        return (
-            ToolResponse(call.id, call.name, self._cut(answer), True),
-            _error_type(error),
-            waited,
-        )
-
-    async def _approve(self, call: ToolCall, definition: ToolDefinition, run: _Run) -> float:
-        """Ask the approver; return the seconds the decision took (raises when denied)."""
-        if run.approval_lock is None:
-            run.approval_lock = asyncio.Lock()
-        started = perf_counter()
-        approved = False
-        try:
-            await self._approvals.check(call, definition, run.approval_lock)
-            approved = True
-        finally:
-            waited = perf_counter() - started
-            if run.on_approval and (
-                pending := notify(run.on_approval, call, definition, approved, waited)
-            ):
-                await settle(pending)
-        return waited
-
     def _resolve(self, name: str) -> ToolCallback | None:
         assert self._resolver is not None
         try:
@@ -560,25 +387,6 @@ class ToolCallingManager:
         if self._resolver is not None and self._resolve_unoffered:
             names.update(dict.fromkeys(listed_names(self._resolver)))
         return tuple(names)
-
-    def _worker_pool(self) -> WorkerPool:
-        pool = self._pool
-        if pool is not None:
-            return pool
-        with self._pool_lock:
-            if self._pool is None:
-                self._pool = WorkerPool(self._max_concurrency)
-            return self._pool
-
-    def _cut(self, text: str) -> str:
-        limit = self._max_result_chars
-        if limit is None or len(text) <= limit:
-            return text
-        cut = len(text) - limit
-        return (
-            f"{text[:limit]}\n[Result truncated: {cut} of {len(text)} characters were cut "
-            f"to fit the {limit}-character limit.]"
-        )
 
     def __repr__(self) -> str:
         return (

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-__all__ = ["ToolDefinition", "ToolMetadata"]
+__all__ = ["ToolDefinition", "ToolMetadata", "with_is_async"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,11 +38,16 @@ class ToolMetadata:
     manager's default) bounds one run of the tool, and ``requires_approval``
     asks the manager's approver before every run; they live here so that a
     hand-built callback can carry them too, not only ``@tool`` functions.
+    ``is_async`` says how the manager runs the tool: ``True`` awaits
+    ``acall`` on the event loop, ``False`` runs the blocking ``call`` on a
+    worker thread. ``@tool`` callbacks set it from the function. The
+    manager reads these flags here and nowhere else.
     """
 
     return_direct: bool = False
     timeout: float | None = None
     requires_approval: bool = False
+    is_async: bool = True
 
     def __post_init__(self) -> None:
         if self.timeout is not None and not self.timeout > 0:
@@ -50,3 +55,15 @@ class ToolMetadata:
                 f"ToolMetadata.timeout must be a positive number of seconds or None, "
                 f"got {self.timeout!r}"
             )
+
+
+_DEFAULTS = {True: ToolMetadata(), False: ToolMetadata(is_async=False)}
+
+
+def with_is_async(metadata: ToolMetadata | None, is_async: bool) -> ToolMetadata:
+    """``metadata`` (default: ``ToolMetadata()``) declaring how the tool's function runs."""
+    if metadata is None:
+        return _DEFAULTS[is_async]
+    if metadata.is_async is is_async:
+        return metadata
+    return replace(metadata, is_async=is_async)

@@ -10,7 +10,7 @@ from typing import Any
 from springtail.tools._context import ToolContext
 from springtail.tools._converter import DefaultToolCallResultConverter, ToolCallResultConverter
 from springtail.tools._decorator import check_tool_name
-from springtail.tools._definition import ToolDefinition, ToolMetadata
+from springtail.tools._definition import ToolDefinition, ToolMetadata, with_is_async
 from springtail.tools._errors import ToolExecutionError
 from springtail.tools._invoke import (
     as_context,
@@ -121,9 +121,9 @@ class FunctionToolCallback:
         self._input_type = input_type
         self._description = description
         self._explicit_schema = _load_schema(name, input_schema)
-        self._metadata = tool_metadata if tool_metadata is not None else ToolMetadata()
-        self._converter = result_converter if result_converter is not None else _DEFAULT_CONVERTER
         self._is_async = is_async_callable(fn)
+        self._metadata = with_is_async(tool_metadata, self._is_async)
+        self._converter = result_converter if result_converter is not None else _DEFAULT_CONVERTER
         self._positional = _positional_params(name, fn)
         self._definition: ToolDefinition | None = None
         self._plan: _Plan | None = None

@@ -9,7 +9,7 @@ from typing import Any
 from springtail.tools._context import ToolContext
 from springtail.tools._converter import DefaultToolCallResultConverter, ToolCallResultConverter
 from springtail.tools._decorator import spec_of
-from springtail.tools._definition import ToolDefinition, ToolMetadata
+from springtail.tools._definition import ToolDefinition, ToolMetadata, with_is_async
 from springtail.tools._errors import ToolExecutionError
 from springtail.tools._invoke import (
     as_context,
@@ -144,9 +144,9 @@ class MethodToolCallback:
         self._compile = compile_
         self._compiled: CompiledSignature | None = None
         self._target = target
-        self._metadata = metadata if metadata is not None else ToolMetadata()
-        self._converter = converter if converter is not None else _DEFAULT_CONVERTER
         self._is_async = is_async_callable(fn)
+        self._metadata = with_is_async(metadata, self._is_async)
+        self._converter = converter if converter is not None else _DEFAULT_CONVERTER
         self.tool_method = fn
         self.tool_object = tool_object
 
