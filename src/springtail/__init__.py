@@ -53,6 +53,13 @@ if TYPE_CHECKING:
         ToolTurn as ToolTurn,
         UnknownToolError as UnknownToolError,
     )
+    from springtail.mcp import (
+        HttpServer as HttpServer,
+        McpClient as McpClient,
+        McpServerError as McpServerError,
+        McpToolCallback as McpToolCallback,
+        StdioServer as StdioServer,
+    )
     from springtail.memory import (
         ChatMemory as ChatMemory,
         ChatMemoryError as ChatMemoryError,
@@ -109,6 +116,11 @@ if TYPE_CHECKING:
 __version__ = "0.1.0"
 
 _EXPORTS: dict[str, str] = {
+    "HttpServer": "springtail.mcp",
+    "McpClient": "springtail.mcp",
+    "McpServerError": "springtail.mcp",
+    "McpToolCallback": "springtail.mcp",
+    "StdioServer": "springtail.mcp",
     "AssistantMessage": "springtail.messages",
     "ChatOptions": "springtail.messages",
     "ChatResponse": "springtail.messages",
@@ -223,8 +235,12 @@ __all__ = [
     "FunctionToolCallback",
     "Generation",
     "GenerationMetadata",
+    "HttpServer",
     "InMemoryChatMemoryRepository",
     "LlamaCppChatModel",
+    "McpClient",
+    "McpServerError",
+    "McpToolCallback",
     "Message",
     "MessageChatMemoryAdvisor",
     "MessageWindowChatMemory",
@@ -241,6 +257,7 @@ __all__ = [
     "SimpleLoggerAdvisor",
     "SqliteChatMemoryRepository",
     "StaticToolCallbackResolver",
+    "StdioServer",
     "StreamAdvisor",
     "StreamAdvisorChain",
     "StreamEvent",
