@@ -65,3 +65,24 @@ def test_formats_nothing_when_debug_is_off(caplog: pytest.LogCaptureFixture) -> 
 def test_default_order_is_zero_inside_the_default_loop() -> None:
     assert SimpleLoggerAdvisor().order == 0
     assert SimpleLoggerAdvisor(order=5).order == 5
+
+
+def test_the_tool_context_and_extra_options_are_never_logged(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    from springtail.messages import ChatOptions
+
+    client = ChatClient(script(), tools=[lookup], advisors=[SimpleLoggerAdvisor()])
+    with caplog.at_level(logging.DEBUG, logger="springtail.advisors"):
+        client.prompt("stock?").tool_context({"email": "bob@example.com"}).options(
+            ChatOptions(temperature=0.2, extra={"headers": {"Authorization": "Bearer sk-1"}})
+        ).call()
+    text = "\n".join(r.getMessage() for r in caplog.records)
+    assert "bob@example.com" not in text
+    assert "sk-1" not in text
+    assert "Authorization" not in text
+    assert "tool_context=<1 redacted>" in text
+    assert "extra=<1 redacted>" in text
+    assert "temperature=0.2" in text
+    assert "tools=['lookup']" in text
+    assert "stock?" in text

@@ -4,12 +4,17 @@ Inside the tool loop (order 0, the default) it logs every model call of the
 loop, which is what you want when a model misbehaves. Nothing is formatted
 unless the ``springtail.advisors`` logger is enabled for DEBUG, so leaving
 the advisor in production code costs next to nothing.
+
+The default request text never includes the tool context or
+``options.extra``: they carry what an application hands its tools (user
+names, ids) and provider settings (headers, keys), and logs are kept longer
+and read by more people than requests. They are shown as counts only.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 
 from springtail.client._advisor import (
     CallAdvisorChain,
@@ -18,15 +23,36 @@ from springtail.client._advisor import (
     StreamAdvisorChain,
 )
 from springtail.client._aggregate import StreamAggregator
-from springtail.messages import ChatResponse
+from springtail.messages import ChatOptions, ChatResponse
 
 __all__ = ["SimpleLoggerAdvisor"]
 
 logger = logging.getLogger("springtail.advisors")
 
 
+def _redacted(mapping: Mapping[str, object]) -> str:
+    return f"<{len(mapping)} redacted>"
+
+
+def describe_options(options: ChatOptions | None) -> str:
+    """The options as a log line: settings and tool names; tool context and extra redacted."""
+    if options is None:
+        return "None"
+    parts = [f"{name}={value!r}" for name, value in options.to_dict().items()]
+    tools = [cb.tool_definition.name for cb in options.tool_callbacks]
+    tools.extend(name for name in options.tool_names if name not in tools)
+    if tools:
+        parts.append(f"tools={tools!r}")
+    if options.tool_context:
+        parts.append(f"tool_context={_redacted(options.tool_context)}")
+    if options.extra:
+        parts.append(f"extra={_redacted(options.extra)}")
+    return f"ChatOptions({', '.join(parts)})"
+
+
 def _default_request(request: ChatClientRequest) -> str:
-    return repr(request.prompt)
+    prompt = request.prompt
+    return f"Prompt(messages={prompt.messages!r}, options={describe_options(prompt.options)})"
 
 
 def _default_response(response: ChatResponse) -> str:
@@ -37,7 +63,9 @@ class SimpleLoggerAdvisor:
     """Logs the request before and the response after each model call, at DEBUG.
 
     Args:
-        request_to_string: How a request is written; default: ``repr`` of its prompt.
+        request_to_string: How a request is written; default: its messages
+            and options, with the tool context and ``options.extra``
+            redacted (counts only).
         response_to_string: How a response is written; default: ``repr`` of
             the ``ChatResponse`` (a streamed one is logged once, whole).
         order: Where it sits; 0 puts it inside the default tool loop.
