@@ -342,3 +342,33 @@ def test_the_step5_log_is_0600(data_dir: Path) -> None:
     log = data_dir / "support-bot.log"
     assert "hi" in log.read_text()
     assert file_mode(log) == 0o600
+
+
+# -- arguments that are not UTF-8 ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--conversation", "c-\udcff", "ask", "hi"],
+        ["ask", "hi", "--conversation", "c-\udcff"],
+        ["--conversation", "c-\udcff"],
+    ],
+)
+def test_a_conversation_id_that_is_not_utf8_is_one_sentence(
+    data_dir: Path, args: list[str]
+) -> None:
+    result = run_bot(args, data_dir, script=["never"], stdin="hello\n")
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert result.stderr.strip() == (
+        "support-bot: --conversation 'c-\\xff' is not valid UTF-8 text; give it again in "
+        "UTF-8 (a conversation id such as c-1a2b3c)."
+    )
+
+
+def test_a_request_that_is_not_utf8_is_one_sentence(data_dir: Path) -> None:
+    result = run_bot(["ask", "hi \udcfe there"], data_dir, script=["never"])
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert "The request 'hi \\xfe there' is not valid UTF-8 text" in result.stderr

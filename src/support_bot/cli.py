@@ -1,7 +1,7 @@
 """``support-bot``: the chat, ``support-bot ask "..."`` for one answer, and clear failures.
 
 Exit codes: 0 done; 1 a model reply failed (``ask``); 2 the model is
-unavailable or the ``--model`` value is wrong; 3 the database cannot be used;
+unavailable, or the ``--model`` value or another argument is wrong; 3 the database cannot be used;
 4 an ``--mcp`` server cannot be used; 130 interrupted. Every failure is one
 sentence on stderr, never a traceback.
 """
@@ -39,6 +39,7 @@ EXIT_MODEL_REPLY = 1
 EXIT_MODEL_UNAVAILABLE = 2
 EXIT_STORE = 3
 EXIT_MCP = 4
+EXIT_USAGE = 2  # argparse's code for a bad command line
 EXIT_INTERRUPTED = 130
 
 
@@ -216,6 +217,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
     if args.threads is not None and args.threads < 1:
         parser.error("--threads must be at least 1")
+    problem = _not_text(args)
+    if problem is not None:
+        return _fail(problem, EXIT_USAGE)
     handler: Callable[[argparse.Namespace], int] = args.handler
     try:
         return handler(args)
@@ -229,6 +233,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(f"The model failed: {exc}", EXIT_MODEL_REPLY)
     except McpSetupError as exc:
         return _fail(str(exc), EXIT_MCP)
+
+
+def _not_text(args: argparse.Namespace) -> str | None:
+    """Say which argument is not valid UTF-8, if one is.
+
+    On POSIX, argv bytes that are not UTF-8 arrive as lone surrogates (the
+    byte 0xff as U+DCFF), which every store and model rejects later with a
+    raw ``UnicodeEncodeError``.
+    """
+    for dest, value in vars(args).items():
+        if not isinstance(value, str):
+            continue
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            shown = os.fsencode(value).decode("utf-8", "backslashreplace")
+            name = "The request" if dest == "request" else f"--{dest.replace('_', '-')}"
+            hint = " (a conversation id such as c-1a2b3c)" if dest == "conversation" else ""
+            return f"{name} '{shown}' is not valid UTF-8 text; give it again in UTF-8{hint}."
+    return None
 
 
 def _run_chat(args: argparse.Namespace) -> int:
