@@ -7,6 +7,7 @@ import json
 import sys
 import time
 from collections.abc import Iterator, Mapping
+from pathlib import Path
 
 import pytest
 from tests import mcp_sample_tools
@@ -241,7 +242,8 @@ def test_a_server_that_crashes_mid_call() -> None:
         model = ScriptedChatModel(
             [calls(("crash", {"after": 0.1})), calls(("add", {"a": 1, "b": 1})), "sorry"]
         )
-        chat = ChatClient(model, tools=client.tool_callbacks())
+        chat_tools = client.tool_callbacks()
+        chat = ChatClient(model, tools=chat_tools)
         assert chat.prompt("crash it").call().content() == "sorry"
         first, second = (model.prompts[i].messages[-1] for i in (1, 2))
         assert isinstance(first, ToolResponseMessage)
@@ -254,6 +256,10 @@ def test_a_server_that_crashes_mid_call() -> None:
         assert "\n" not in message
         assert not client.connected
         assert pid_gone(pid)
+        client.connect()  # starts a new child; the callbacks taken before work again
+        assert int(by_name(client)["server_pid"].call("{}")) != pid
+        old_add = next(cb for cb in chat_tools if cb.tool_definition.name == "add")
+        assert old_add.call('{"a": 1, "b": 1}') == "2"
 
 
 def test_a_slow_tool_times_out_and_the_server_stays_usable() -> None:
@@ -330,3 +336,19 @@ def test_a_stdio_child_never_outlives_its_client() -> None:
         pid = int(by_name(client)["server_pid"].call("{}"))
     assert pid_gone(pid)
     client.close()  # twice is fine
+
+
+def test_a_server_that_never_answers_is_stopped(tmp_path: Path) -> None:
+    pid_file = tmp_path / "pid"
+    silent = StdioServer(
+        command=sys.executable,
+        args=(
+            "-c",
+            f"import os, time; open({str(pid_file)!r}, 'w').write(str(os.getpid())); "
+            "time.sleep(60)",
+        ),
+    )
+    client = McpClient(silent, name="silent", startup_timeout=0.5)
+    with pytest.raises(McpServerError, match=r"did not answer within 0\.5 s"):
+        client.connect()
+    assert pid_gone(int(pid_file.read_text()))

@@ -103,12 +103,17 @@ class McpClient:
     def connect(self) -> McpClient:
         """Start or reach the server and list its tools; returns ``self``.
 
+        Connecting again after the server stopped starts a new session (and
+        a new child); tool callbacks taken before keep working with it.
+
         Raises:
             McpServerError: the server would not start, could not be reached,
                 or failed while listing its tools (one sentence).
         """
-        if self._connection is not None and self._connection.alive:
-            return self
+        if self._connection is not None:
+            if self._connection.alive:
+                return self
+            self.close()  # the server stopped: start it anew
         connection = Connection(
             self.server,
             name=self.name,
