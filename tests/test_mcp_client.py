@@ -352,3 +352,22 @@ def test_a_server_that_never_answers_is_stopped(tmp_path: Path) -> None:
     with pytest.raises(McpServerError, match=r"did not answer within 0\.5 s"):
         client.connect()
     assert pid_gone(int(pid_file.read_text()))
+
+
+@pytest.mark.parametrize(("approve", "expected"), [(True, "reserved 2 of K-1"), (False, "not run")])
+def test_elicitation_answers_a_servers_approval_question(approve: bool, expected: str) -> None:
+    asked: list[tuple[str, Mapping[str, object]]] = []
+
+    def elicit(message: str, schema: Mapping[str, object]) -> Mapping[str, object] | None:
+        asked.append((message, schema))
+        return {"approve": True} if approve else None
+
+    with McpClient(springtail_serve(), name="asks", elicitation=elicit) as client:
+        reserve = by_name(client)["reserve"]
+        if approve:
+            assert reserve.call('{"sku": "K-1", "quantity": 2}') == expected
+        else:
+            with pytest.raises(ToolExecutionError, match="the user did not approve it"):
+                reserve.call('{"sku": "K-1", "quantity": 2}')
+    assert [m for m, _ in asked] == ['Allow reserve({"sku": "K-1", "quantity": 2})?']
+    assert asked[0][1]["required"] == ["approve"]

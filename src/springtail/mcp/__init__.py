@@ -17,6 +17,7 @@ imported only when a connection starts or a server is built.
 
 from springtail.mcp._callback import McpToolCallback
 from springtail.mcp._client import McpClient, ToolFilter
+from springtail.mcp._connection import Elicitor
 from springtail.mcp._errors import McpServerError
 from springtail.mcp._params import (
     HttpServer,
@@ -28,6 +29,7 @@ from springtail.mcp._params import (
 from springtail.mcp._server import create_server, serve, serve_http, serve_stdio
 
 __all__ = [
+    "Elicitor",
     "HttpServer",
     "McpClient",
     "McpServerError",

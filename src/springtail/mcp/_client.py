@@ -10,7 +10,7 @@ from types import TracebackType
 from typing import IO, TYPE_CHECKING, Any, TypeAlias
 
 from springtail.mcp._callback import McpToolCallback
-from springtail.mcp._connection import Connection
+from springtail.mcp._connection import Connection, Elicitor
 from springtail.mcp._errors import McpServerError
 from springtail.mcp._meta import meta_from_context
 from springtail.mcp._params import McpServerSpec
@@ -61,6 +61,11 @@ class McpClient:
         startup_timeout: Seconds to wait for the server's first answer.
         stderr: Where a stdio server's stderr goes; by default it is kept
             aside and its last line explains a failure.
+        elicitation: Answers the server's questions to the user (MCP
+            elicitation), e.g. an approval a server asks for before a tool
+            runs: ``(message, requested_schema) -> answer fields``, or
+            ``None`` to decline. Without one, the client does not offer
+            elicitation, and such servers refuse those calls.
 
     The tool list is fetched on connect and kept; when the server announces
     that its list changed, it is fetched again in the background, and the
@@ -78,6 +83,7 @@ class McpClient:
         requires_approval: ApprovalRule = False,
         startup_timeout: float = 30.0,
         stderr: IO[str] | None = None,
+        elicitation: Elicitor | None = None,
     ) -> None:
         if timeout is not None and not timeout > 0:
             raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
@@ -91,6 +97,7 @@ class McpClient:
         self._approval = requires_approval
         self._startup_timeout = startup_timeout
         self._stderr = stderr
+        self._elicitation = elicitation
         self._connection: Connection | None = None
         self._tools: list[McpToolCallback] = []
         self._tools_lock = threading.Lock()
@@ -120,6 +127,7 @@ class McpClient:
             startup_timeout=self._startup_timeout,
             stderr=self._stderr,
             on_tools_changed=self._tools_changed,
+            elicitation=self._elicitation,
         )
         initialized = connection.start()
         self._connection = connection

@@ -18,12 +18,13 @@ import asyncio
 import atexit
 import concurrent.futures
 import contextlib
+import inspect
 import os
 import tempfile
 import threading
 import weakref
-from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import IO, TYPE_CHECKING, Any, TextIO, TypeVar, cast
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from typing import IO, TYPE_CHECKING, Any, TextIO, TypeAlias, TypeVar, cast
 
 from springtail.mcp._errors import McpServerError
 from springtail.mcp._params import HttpServer, McpServerSpec, StdioServer
@@ -32,9 +33,16 @@ if TYPE_CHECKING:
     from mcp import ClientSession
     from mcp.types import InitializeResult
 
-__all__ = ["Connection"]
+__all__ = ["Connection", "Elicitor"]
 
 T = TypeVar("T")
+
+Elicitor: TypeAlias = Callable[
+    [str, Mapping[str, Any]], "Mapping[str, Any] | Awaitable[Mapping[str, Any] | None] | None"
+]
+"""Answers a server's question to the user (MCP elicitation): given the message and the
+requested JSON Schema, the answer's fields to accept, or ``None`` to decline. A sync one
+runs on a worker thread, so it may wait for a person."""
 
 _CLOSE_WAIT_S = 10.0
 """How long ``close`` waits for the owner task; the SDK gives a child 2 s after
@@ -63,6 +71,8 @@ class Connection:
             temporary file whose last line explains a failure.
         on_tools_changed: Called on the session's loop when the server says
             its tool list changed; it must not block.
+        elicitation: Answers the server's questions to the user; without
+            one the client does not offer elicitation.
     """
 
     def __init__(
@@ -73,12 +83,14 @@ class Connection:
         startup_timeout: float,
         stderr: IO[str] | None,
         on_tools_changed: Callable[[], None] | None = None,
+        elicitation: Elicitor | None = None,
     ) -> None:
         self.server = server
         self.name = name
         self._startup_timeout = startup_timeout
         self._stderr = stderr
         self._on_tools_changed = on_tools_changed
+        self._elicitation = elicitation
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._session: ClientSession | None = None
@@ -238,6 +250,7 @@ class Connection:
                         read,
                         write,
                         message_handler=self._on_message,
+                        elicitation_callback=self._elicit if self._elicitation else None,
                         client_info=Implementation(name="springtail", version=_version()),
                     )
                 )
@@ -318,6 +331,26 @@ class Connection:
             and self._on_tools_changed is not None
         ):
             self._on_tools_changed()
+
+    async def _elicit(self, context: Any, params: Any) -> Any:
+        """The server asks the user something: the elicitor answers, or declines."""
+        from mcp import types
+
+        elicitor = self._elicitation
+        if elicitor is None or getattr(params, "mode", "form") != "form":
+            return types.ElicitResult(action="decline")
+        try:
+            if inspect.iscoroutinefunction(elicitor):
+                answer = await elicitor(params.message, params.requestedSchema)
+            else:
+                answer = await asyncio.to_thread(elicitor, params.message, params.requestedSchema)
+                if inspect.isawaitable(answer):
+                    answer = await answer
+        except Exception:
+            return types.ElicitResult(action="cancel")
+        if answer is None:
+            return types.ElicitResult(action="decline")
+        return types.ElicitResult(action="accept", content=dict(answer))
 
     # -- explaining failures -------------------------------------------------
 
