@@ -37,7 +37,13 @@ class Recorder:
         self.calls.append((name, parsed))
 
     def tool_finished(
-        self, call_id: str, name: str, result: str, is_error: bool, duration_s: float
+        self,
+        call_id: str,
+        name: str,
+        result: str,
+        is_error: bool,
+        duration_s: float,
+        approval_wait_s: float = 0.0,
     ) -> None:
         self.results.append((name, result))
 

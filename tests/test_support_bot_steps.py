@@ -44,7 +44,13 @@ class RecordingReporter:
         self.events.append(("start", name, arguments))
 
     def tool_finished(
-        self, call_id: str, name: str, result: str, is_error: bool, duration_s: float
+        self,
+        call_id: str,
+        name: str,
+        result: str,
+        is_error: bool,
+        duration_s: float,
+        approval_wait_s: float = 0.0,
     ) -> None:
         self.events.append(("end", name, result, is_error))
 

@@ -100,3 +100,15 @@ def test_terminal_turn_renders_markdown() -> None:
     assert "todo_list()" in screen
     assert "**" not in screen
     assert "empty" in screen
+
+
+def test_the_approval_wait_is_shown_apart_from_the_run_time() -> None:
+    out, _, err, err_buf = consoles()
+    reporter = ConsoleReporter(
+        out, err, interactive=False, approve_all=True, read_line=lambda p: None
+    )
+    reporter.tool_started("1", "product_reserve", '{"sku": "SKU-100"}')
+    reporter.tool_finished("1", "product_reserve", "reserved", False, 0.01, 24.51)
+    assert err_buf.getvalue() == (
+        '  ✓ product_reserve(sku="SKU-100") approved in 24.51s, ran 0.01s → reserved\n'
+    )

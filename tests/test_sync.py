@@ -116,3 +116,95 @@ def test_iterate_sync_propagates_errors() -> None:
     assert next(it) == 1
     with pytest.raises(RuntimeError, match="stream broke"):
         next(it)
+
+
+# -- Ctrl-C while a lone sync tool runs inline (issue 15, item 12) ----------------------
+
+_CTRL_C_CHILD = """
+import gc, sys, time
+from springtail import ChatClient, tool
+from springtail.messages import AssistantMessage, ToolCall
+from springtail.models import ScriptedChatModel
+
+@tool
+def slow(n: int) -> str:
+    '''Takes a while.'''
+    print("started", flush=True)
+    time.sleep(30)
+    return "late"
+
+model = ScriptedChatModel([AssistantMessage("", (ToolCall("c1", "slow", '{"n": 1}'),)), "done"])
+spec = ChatClient(model, tools=[slow]).prompt("go")
+try:
+    if sys.argv[1] == "call":
+        spec.call()
+    else:
+        list(spec.stream().events())
+except KeyboardInterrupt:
+    print("interrupted; nothing was lost.", flush=True)
+gc.collect()
+"""
+
+
+@pytest.mark.parametrize("mode", ["call", "stream"])
+def test_ctrl_c_during_an_inline_sync_tool_leaves_no_task_traceback(mode: str) -> None:
+    import signal
+    import subprocess
+    import sys
+
+    child = subprocess.Popen(
+        [sys.executable, "-c", _CTRL_C_CHILD, mode],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert child.stdout is not None
+    assert child.stdout.readline().strip() == "started"
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=30)
+    assert "interrupted; nothing was lost." in out
+    assert "never retrieved" not in err, err
+    assert "Traceback" not in err, err
+
+
+# -- leaving a sync stream inside a running loop (issue 15, item 13) ---------------------
+
+
+@pytest.mark.parametrize("kind", ["async", "sync"])
+async def test_breaking_out_of_a_sync_stream_in_a_running_loop_cancels_the_tool(
+    kind: str,
+) -> None:
+    import time
+
+    from springtail import ChatClient, ToolCallStarted, tool
+    from springtail.messages import AssistantMessage, ToolCall
+    from springtail.models import ScriptedChatModel
+
+    cancelled = threading.Event()
+
+    @tool
+    async def hangs_async(n: int) -> str:
+        """Never answers."""
+        try:
+            await asyncio.sleep(30)
+        except asyncio.CancelledError:
+            cancelled.set()
+            raise
+        return "late"
+
+    @tool
+    def hangs_sync(n: int) -> str:
+        """Answers after a long while."""
+        time.sleep(3)
+        return "late"
+
+    name = f"hangs_{kind}"
+    model = ScriptedChatModel([AssistantMessage("", (ToolCall("c1", name, '{"n": 1}'),)), "x"])
+    client = ChatClient(model, tools=[hangs_async if kind == "async" else hangs_sync])
+    started = time.perf_counter()
+    for event in client.prompt("go").stream().events():  # sync iteration on a running loop
+        if isinstance(event, ToolCallStarted):
+            break
+    assert time.perf_counter() - started < 1.5
+    if kind == "async":
+        assert cancelled.wait(5)

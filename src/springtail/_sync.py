@@ -74,7 +74,20 @@ def _run_on_private_loop(coro: Coroutine[Any, Any, T]) -> T:
             task.cancel()
             with contextlib.suppress(BaseException):
                 loop.run_until_complete(task)
+        _retrieved(task)
         raise
+
+
+def _retrieved(task: asyncio.Task[Any]) -> None:
+    """Mark the exception a finished task holds as seen.
+
+    A ``KeyboardInterrupt`` raised inside a task (Ctrl-C while a sync tool
+    runs inline) is stored on the task *and* re-raised by the loop; the
+    caller handles the re-raised one, so the stored copy would otherwise be
+    reported at garbage collection as "Task exception was never retrieved".
+    """
+    if task.done() and not task.cancelled():
+        task.exception()
 
 
 def run_sync(coro: Coroutine[Any, Any, T]) -> T:
@@ -134,8 +147,11 @@ async def _anext(iterator: AsyncIterator[T]) -> T:
 def _iterate_on_thread(make_iterator: Callable[[], AsyncIterator[T]]) -> Iterator[T]:
     items: queue.Queue[Any] = queue.Queue(maxsize=64)
     stop = threading.Event()
+    running: dict[str, Any] = {}
 
     async def pump() -> None:
+        running["loop"] = asyncio.get_running_loop()
+        running["task"] = asyncio.current_task()
         iterator = make_iterator()
         try:
             async for item in iterator:
@@ -167,6 +183,12 @@ def _iterate_on_thread(make_iterator: Callable[[], AsyncIterator[T]]) -> Iterato
             yield item
     finally:
         stop.set()
+        # The consumer is gone: cancel what the stream is waiting for (a running
+        # tool, the model) instead of letting it finish first.
+        loop, task = running.get("loop"), running.get("task")
+        if loop is not None and task is not None:
+            with contextlib.suppress(RuntimeError):  # the loop already closed
+                loop.call_soon_threadsafe(task.cancel)
         while thread.is_alive():  # unblock a producer waiting on a full queue
             with contextlib.suppress(queue.Empty):
                 items.get(timeout=0.05)

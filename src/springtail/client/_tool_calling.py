@@ -357,6 +357,8 @@ class ToolCallingAdvisor:
                     # The consumer stopped or was cancelled mid-execution: stop the tools.
                     task.cancel()
                     await asyncio.gather(task, return_exceptions=True)
+                elif not task.cancelled():
+                    task.exception()  # seen here or re-raised by the loop (Ctrl-C)
             if result.return_direct:
                 final = ChatResponse(
                     tuple(ToolExecutionResult.build_generations(result)), full.metadata

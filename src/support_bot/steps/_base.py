@@ -58,9 +58,15 @@ class Reporter(Protocol):
         """A tool call starts."""
 
     def tool_finished(
-        self, call_id: str, name: str, result: str, is_error: bool, duration_s: float
+        self,
+        call_id: str,
+        name: str,
+        result: str,
+        is_error: bool,
+        duration_s: float,
+        approval_wait_s: float = 0.0,
     ) -> None:
-        """A tool call ended."""
+        """A tool call ended; ``duration_s`` is its run time, apart from the approval wait."""
 
     def text(self, delta: str) -> None:
         """The next piece of the answer."""
@@ -121,10 +127,17 @@ class ToolLineListener:
 
     def __init__(self, reporter: Reporter) -> None:
         self._reporter = reporter
+        self._waits: dict[str, float] = {}
 
     def on_tool_start(self, call: ToolCall, definition: ToolDefinition | None) -> None:
         """Show the call as running."""
         self._reporter.tool_started(call.id, call.name, call.arguments)
+
+    def on_tool_approval(
+        self, call: ToolCall, definition: ToolDefinition, approved: bool, wait_s: float
+    ) -> None:
+        """Remember how long the person took to decide, to show it apart."""
+        self._waits[call.id] = wait_s
 
     def on_tool_end(
         self,
@@ -135,7 +148,12 @@ class ToolLineListener:
     ) -> None:
         """Show the call's result."""
         self._reporter.tool_finished(
-            call.id, call.name, response.response_data, response.is_error, duration_s
+            call.id,
+            call.name,
+            response.response_data,
+            response.is_error,
+            duration_s,
+            self._waits.pop(call.id, 0.0),
         )
 
 

@@ -39,7 +39,12 @@ def stream_turn(spec: ChatClientRequestSpec, reporter: Reporter) -> str:
             reporter.tool_started(event.id, event.tool_name, event.arguments)
         elif isinstance(event, ToolCallFinished):
             reporter.tool_finished(
-                event.id, event.tool_name, event.result, event.is_error, event.duration_s
+                event.id,
+                event.tool_name,
+                event.result,
+                event.is_error,
+                event.duration_s,
+                event.approval_wait_s,
             )
             reporter.thinking()
     return "".join(parts)

@@ -113,9 +113,15 @@ class ConsoleReporter:
         self._spin(f"Running {name}({shown})…")
 
     def tool_finished(
-        self, call_id: str, name: str, result: str, is_error: bool, duration_s: float
+        self,
+        call_id: str,
+        name: str,
+        result: str,
+        is_error: bool,
+        duration_s: float,
+        approval_wait_s: float = 0.0,
     ) -> None:
-        """One line per call: name, arguments, duration, a short result."""
+        """One line per call: name, arguments, run time (and approval wait), a short result."""
         shown = self._arguments.pop(call_id, "")
         if self._tools_out is None:
             self.thinking()
@@ -125,6 +131,8 @@ class ConsoleReporter:
         line.append(f"  {mark} ", style=style)
         line.append(name, style="bold")
         line.append(f"({shown})")
+        if approval_wait_s > 0:
+            line.append(f" approved in {approval_wait_s:.2f}s, ran", style="dim")
         line.append(f" {duration_s:.2f}s → ", style="dim")
         line.append(short(result))
         with self._lock:
