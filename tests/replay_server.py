@@ -40,9 +40,10 @@ class Reply:
         cut: Drop the connection before the response is complete, as a
             crashed server or proxy does: a stream after its pieces (without
             the chunk that ends it), any other body half way through.
-        keepalive_every: For a stream: seconds between SSE comment lines
-            (``: keep-alive``) sent for ``keepalive_for`` seconds before the
-            first piece.
+        keepalive_every: Seconds between keep-alive lines sent for
+            ``keepalive_for`` seconds before the answer: SSE comments
+            (``: keep-alive``) before a stream, newlines (which JSON allows)
+            before any other body.
     """
 
     status: int = 200
@@ -148,6 +149,9 @@ class ReplayServer:
                     payload, kind = reply.text.encode(), "text/plain"
                 else:
                     payload, kind = json.dumps(reply.json).encode(), "application/json"
+                if reply.keepalive_every > 0:  # whitespace trickles in before the body
+                    self._send_stream(reply, kind, iter([payload.decode()]))
+                    return
                 self.send_response(reply.status)
                 self.send_header("Content-Type", kind)
                 self.send_header("Content-Length", str(len(payload)))
@@ -186,9 +190,10 @@ class ReplayServer:
             def _keep_alive(self, reply: Reply) -> None:
                 if reply.keepalive_every <= 0:
                     return
+                line = ": keep-alive\n\n" if reply.sse is not None else "\n"
                 end = time.monotonic() + reply.keepalive_for
                 while time.monotonic() < end:
-                    self._write_chunk(": keep-alive\n\n")
+                    self._write_chunk(line)
                     time.sleep(reply.keepalive_every)
 
             def _drop(self) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import pytest
@@ -290,3 +291,12 @@ def test_every_fault_is_a_model_error_with_one_true_sentence(
         ask()
     assert str(caught.value).startswith(f"The Anthropic API at {server.url} {expected}")
     assert not isinstance(caught.value, ModelUnavailableError)
+
+
+def test_keep_alives_cannot_stretch_a_streamed_answer_past_the_timeout() -> None:
+    trickle = Reply(sse=_OPENING, keepalive_every=0.2, keepalive_for=8.0)
+    server = ReplayServer([trickle])
+    started = time.monotonic()
+    with server, pytest.raises(ModelError, match="did not finish its streamed answer within 1 s"):
+        list(model_for(server, timeout=1).stream(Prompt("hi")))
+    assert time.monotonic() - started < 4.0

@@ -94,3 +94,10 @@ def test_snippet_and_json_kind() -> None:
         "an array",
         "an object",
     ]
+
+
+def test_a_timeout_is_recognised_through_the_cause() -> None:
+    from springtail.models._faults import timed_out
+
+    assert timed_out(_wrapped(httpx.ReadTimeout("deadline")))
+    assert not timed_out(_wrapped(httpx.ReadError("reset")))

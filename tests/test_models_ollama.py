@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import pytest
@@ -262,3 +263,13 @@ def test_every_fault_is_a_model_error_with_one_true_sentence(
         ask()
     assert str(caught.value).startswith(f"Ollama at {server.url} {expected}")
     assert not isinstance(caught.value, ModelUnavailableError)
+
+
+def test_keep_alives_cannot_stretch_an_answer_past_the_timeout() -> None:
+    answer = {"model": "m", "message": {"role": "assistant", "content": "late"}, "done": True}
+    trickle = Reply(json=answer, keepalive_every=0.2, keepalive_for=8.0)
+    server = ReplayServer([trickle])
+    started = time.monotonic()
+    with server, pytest.raises(ModelError, match=r"did not answer within 1 s \(0 retries\)"):
+        model_for(server, timeout=1).call(Prompt("hi"))
+    assert time.monotonic() - started < 4.0

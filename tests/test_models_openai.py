@@ -607,3 +607,32 @@ def test_credentials_in_the_url_are_masked_in_repr_and_errors() -> None:
     assert "hunter2" not in str(caught.value)
     assert "sk-in-query" not in str(caught.value)
     assert "api_key=***" in str(caught.value)
+
+
+# -- timeout is a deadline for the whole attempt --------------------------------
+
+
+def test_keep_alives_cannot_stretch_a_streamed_answer_past_the_timeout() -> None:
+    events: list[dict[str, Any]] = [{"data": chunk({"content": "late"}, "stop")}]
+    trickle = Reply(sse=events, keepalive_every=0.2, keepalive_for=8.0)
+    server = ReplayServer([trickle])
+    started = time.monotonic()
+    with server, pytest.raises(ModelError) as caught:
+        list(model_for(server, timeout=1).stream(Prompt("hi")))
+    assert time.monotonic() - started < 4.0  # the server would have taken 8 s
+    assert str(caught.value) == (
+        f"The server at {server.url}/v1 did not finish its streamed answer within 1 s: "
+        "check the server, or raise timeout=."
+    )
+
+
+def test_a_trickled_body_times_out_and_a_retry_gets_a_deadline_of_its_own() -> None:
+    trickle = Reply(json=completion("late"), keepalive_every=0.2, keepalive_for=8.0)
+    server = ReplayServer([trickle, Reply(json=completion("on time"))])
+    started = time.monotonic()
+    with server:
+        assert model_for(server, timeout=1, max_retries=1).call(Prompt("hi")).text == "on time"
+    assert time.monotonic() - started < 5.0
+    server = ReplayServer([trickle])
+    with server, pytest.raises(ModelError, match=r"did not answer within 1 s \(0 retries\)"):
+        model_for(server, timeout=1).call(Prompt("hi"))

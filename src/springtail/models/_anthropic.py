@@ -31,12 +31,14 @@ from springtail.messages import (
     UserMessage,
 )
 from springtail.models._base import ChatModel, ModelError, ModelUnavailableError
+from springtail.models._deadline import deadline_transport, httpx_module_of
 from springtail.models._faults import (
     MalformedReplyError,
     connection_refused,
     json_kind,
     reply_fault,
     snippet,
+    timed_out,
 )
 from springtail.models._loop_clients import LoopClients, import_sdk
 from springtail.models._redact import mask_url
@@ -71,7 +73,8 @@ class AnthropicChatModel(ChatModel):
             Messages API requires one on every request.
         default_options: Options for every request; a request's own options
             win field by field.
-        timeout: Seconds one HTTP attempt may take.
+        timeout: The deadline of one attempt, in seconds: from sending the
+            request to the answer's last byte (a stream's included).
         max_retries: Retries of 429, 5xx, timeouts and dropped connections
             (the SDK's backoff: 0.5 s doubling up to 8 s, with jitter).
 
@@ -156,11 +159,17 @@ class AnthropicChatModel(ChatModel):
 
     def _new_client(self) -> AsyncAnthropic:
         anthropic = import_sdk("anthropic", "anthropic")
+        transport = deadline_transport(
+            httpx_module_of(anthropic.DefaultAsyncHttpxClient),
+            self.timeout,
+            limits=anthropic.DEFAULT_CONNECTION_LIMITS,
+        )
         client: AsyncAnthropic = anthropic.AsyncAnthropic(
             api_key=self._api_key,
             base_url=self.base_url,
             timeout=self.timeout,
             max_retries=self.max_retries,
+            http_client=anthropic.DefaultAsyncHttpxClient(transport=transport),
         )
         return client
 
@@ -222,7 +231,7 @@ class AnthropicChatModel(ChatModel):
             import anthropic
         except ImportError:  # pragma: no cover - the request could not have been sent
             return super().translate_error(exc, model=model, streaming=streaming)
-        if isinstance(exc, anthropic.APITimeoutError):
+        if isinstance(exc, anthropic.APITimeoutError) or timed_out(exc):
             if streaming:
                 return ModelError(
                     f"The Anthropic API did not finish its streamed answer within "

@@ -24,10 +24,16 @@ __all__ = [
     "json_kind",
     "reply_fault",
     "snippet",
+    "timed_out",
 ]
 
 _REFUSED_NAMES = frozenset({"ConnectError", "ConnectTimeout"})
 """The httpx (and httpx2) exceptions raised when no connection could be opened."""
+
+_TIMEOUT_NAMES = frozenset(
+    {"TimeoutException", "ReadTimeout", "WriteTimeout", "PoolTimeout", "ConnectTimeout"}
+)
+"""The httpx (and httpx2) exceptions raised when a timeout or deadline passed."""
 
 _DROPPED_NAMES = frozenset({"RemoteProtocolError", "ReadError", "WriteError", "CloseError"})
 """The httpx (and httpx2) exceptions raised when an open connection broke."""
@@ -62,6 +68,11 @@ def connection_refused(exc: BaseException) -> bool:
         if isinstance(link, ConnectionRefusedError | socket.gaierror):
             return True
     return False
+
+
+def timed_out(exc: BaseException) -> bool:
+    """Whether ``exc`` (or what caused it) is an httpx timeout, the attempt's deadline included."""
+    return any(type(link).__name__ in _TIMEOUT_NAMES for link in _chain(exc))
 
 
 def connection_dropped(exc: BaseException) -> bool:

@@ -36,6 +36,7 @@ from springtail.messages import (
     UserMessage,
 )
 from springtail.models._base import ChatModel, ModelError, ModelUnavailableError
+from springtail.models._deadline import deadline_transport
 from springtail.models._faults import (
     MalformedReplyError,
     connection_refused,
@@ -81,7 +82,8 @@ class OllamaChatModel(ChatModel):
             ``keep_alive``, ``logprobs`` and ``top_logprobs`` go at the top of the
             request, every other key into Ollama's ``options`` (``num_ctx``,
             ``top_k``, ...).
-        timeout: Seconds one HTTP attempt may take.
+        timeout: The deadline of one attempt, in seconds: from sending the
+            request to the answer's last byte (a stream's included).
         max_retries: Retries of 429, 5xx and timeouts (0.5 s doubling up to
             8 s, with jitter). A refused connection is not retried: the server
             is not running, and the error says how to start it.
@@ -199,7 +201,8 @@ class OllamaChatModel(ChatModel):
 
     def _new_client(self) -> Any:
         ollama = import_sdk("ollama", "ollama")
-        return ollama.AsyncClient(host=self.host, timeout=self.timeout)
+        transport = deadline_transport(import_sdk("httpx", "ollama"), self.timeout)
+        return ollama.AsyncClient(host=self.host, timeout=self.timeout, transport=transport)
 
     def _body(self, prompt: Prompt, *, stream: bool) -> dict[str, Any]:
         options = effective_options(self.default_options, prompt)

@@ -17,7 +17,8 @@ from urllib.parse import urlsplit
 
 from springtail.messages import ChatOptions, ChatResponse, Prompt
 from springtail.models._base import ChatModel, ModelError, ModelUnavailableError
-from springtail.models._faults import connection_refused, reply_fault
+from springtail.models._deadline import deadline_transport, httpx_module_of
+from springtail.models._faults import connection_refused, reply_fault, timed_out
 from springtail.models._loop_clients import LoopClients, import_sdk
 from springtail.models._openai_wire import (
     StreamState,
@@ -61,7 +62,9 @@ class OpenAIChatModel(ChatModel):
             (``from_uri``'s ``#model?key_env=NAME``); it must be set.
         default_options: Options for every request; a request's own options
             win field by field.
-        timeout: Seconds one HTTP attempt may take.
+        timeout: The deadline of one attempt, in seconds: from sending the
+            request to the answer's last byte (a stream's included). A
+            server that trickles keep-alives does not stretch it.
         max_retries: Retries of 429, 5xx, timeouts and dropped connections
             (the SDK's backoff: 0.5 s doubling up to 8 s, with jitter).
         stream_usage: Ask for token usage at the end of a stream
@@ -178,11 +181,17 @@ class OpenAIChatModel(ChatModel):
 
     def _new_client(self) -> AsyncOpenAI:
         openai = import_sdk("openai", "openai")
+        transport = deadline_transport(
+            httpx_module_of(openai.DefaultAsyncHttpxClient),
+            self.timeout,
+            limits=openai.DEFAULT_CONNECTION_LIMITS,
+        )
         client: AsyncOpenAI = openai.AsyncOpenAI(
             api_key=self._api_key,
             base_url=self.base_url,
             timeout=self.timeout,
             max_retries=self.max_retries,
+            http_client=openai.DefaultAsyncHttpxClient(transport=transport),
         )
         return client
 
@@ -232,7 +241,7 @@ class OpenAIChatModel(ChatModel):
             import openai
         except ImportError:  # pragma: no cover - the request could not have been sent
             return super().translate_error(exc, model=model, streaming=streaming)
-        if isinstance(exc, openai.APITimeoutError):
+        if isinstance(exc, openai.APITimeoutError) or timed_out(exc):
             if streaming:
                 return ModelError(
                     f"{server} did not finish its streamed answer within {self.timeout:g} s: "
