@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
 from collections.abc import AsyncIterator
@@ -157,3 +158,20 @@ def test_serve_reports_a_bad_source_in_one_line() -> None:
     assert done.stderr.startswith("springtail: ")
     assert "nothing" in done.stderr
     assert done.stderr.count("\n") == 1
+
+
+def test_a_taken_port_is_one_sentence() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [*serve_command(), "--http", "--port", str(port)],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            stdin=subprocess.DEVNULL,
+        )
+    assert done.returncode == 1
+    assert done.stderr == f"springtail: cannot serve on 127.0.0.1:{port}: Address already in use.\n"

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import socket
 import sys
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -212,15 +213,30 @@ async def serve_http(
     app = Starlette(routes=[Route(path, endpoint=Endpoint())], lifespan=lifespan)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
     web = uvicorn.Server(config)
-    task = asyncio.ensure_future(web.serve())
+    # Bound here, not by uvicorn, so a taken port is a plain OSError (uvicorn
+    # would log a traceback and exit), and port 0's pick is known.
+    listening = _bind(host, port)
+    bound = listening.getsockname()[1]
+    task = asyncio.ensure_future(web.serve(sockets=[listening]))
     # uvicorn offers a flag, not an event
     while not web.started and not task.done():  # noqa: ASYNC110
         await asyncio.sleep(0.02)
     if web.started and on_ready is not None:
-        bound = web.servers[0].sockets[0].getsockname()[1] if web.servers else port
         shown_host = f"[{host}]" if ":" in host else host
         on_ready(f"http://{shown_host}:{bound}{path}")
     await task
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listening = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listening.bind((host, port))
+    except OSError:
+        listening.close()
+        raise
+    return listening
 
 
 class _ClosedStreamFilter(logging.Filter):
