@@ -22,6 +22,7 @@ import logging
 import re
 import secrets
 from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, Final
@@ -54,6 +55,8 @@ __all__ = ["create_app"]
 
 log = logging.getLogger("support_bot.serve")
 
+IO_THREADS: Final = 64
+"""Threads for blocking database I/O; more turns than this wait for one."""
 _CONVERSATION_ID: Final = re.compile(r"c-[A-Za-z0-9_-]{22}")
 _STATIC: Final = {"app.js": "text/javascript", "app.css": "text/css"}
 
@@ -99,6 +102,10 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        # Database and chat-memory I/O runs on the default executor; its
+        # default size (CPUs + 4) made turns queue for a thread, not the disk.
+        executor = ThreadPoolExecutor(max_workers=IO_THREADS, thread_name_prefix="serve-io")
+        asyncio.get_running_loop().set_default_executor(executor)
         loader = asyncio.create_task(_load(state))
         try:
             yield
@@ -106,6 +113,7 @@ def create_app(
             loader.cancel()
             for task in list(state.tasks):
                 task.cancel()
+            executor.shutdown(wait=False, cancel_futures=True)
 
     routes = [
         Route("/", _page, methods=["GET"]),
