@@ -300,3 +300,23 @@ def test_keep_alives_cannot_stretch_a_streamed_answer_past_the_timeout() -> None
     with server, pytest.raises(ModelError, match="did not finish its streamed answer within 1 s"):
         list(model_for(server, timeout=1).stream(Prompt("hi")))
     assert time.monotonic() - started < 4.0
+
+
+def test_a_stream_without_a_stop_reason_is_a_truncation_error() -> None:
+    call_start = _event(
+        "content_block_start",
+        index=1,
+        content_block={"type": "tool_use", "id": "toolu_1", "name": "weather", "input": {}},
+    )
+    partial = _event(
+        "content_block_delta", index=1, delta={"type": "input_json_delta", "partial_json": '{"te'}
+    )
+    server = ReplayServer([Reply(sse=[*_OPENING, call_start, partial])])
+    chunks: list[Any] = []
+    with server, pytest.raises(ModelError) as caught:
+        chunks.extend(model_for(server).stream(Prompt("hi")))
+    assert str(caught.value) == (
+        f"The Anthropic API at {server.url} ended its streamed answer before it was complete "
+        "(no stop_reason after 3 characters and 1 unfinished tool call(s)): try again."
+    )
+    assert not any(c.has_tool_calls() for c in chunks)

@@ -273,3 +273,17 @@ def test_keep_alives_cannot_stretch_an_answer_past_the_timeout() -> None:
     with server, pytest.raises(ModelError, match=r"did not answer within 1 s \(0 retries\)"):
         model_for(server, timeout=1).call(Prompt("hi"))
     assert time.monotonic() - started < 4.0
+
+
+def test_a_stream_without_its_done_line_is_a_truncation_error() -> None:
+    lines = [
+        {"model": "m", "message": {"role": "assistant", "content": "Hello wor"}, "done": False}
+    ]
+    server = ReplayServer([Reply(ndjson=lines)])
+    with server, pytest.raises(ModelError) as caught:
+        list(model_for(server).stream(Prompt("hi")))
+    assert str(caught.value) == (
+        f"Ollama at {server.url} ended its streamed answer before it was complete "
+        "(no line with done: true after 9 characters): try again, and check the server's "
+        "log if it keeps happening."
+    )

@@ -636,3 +636,60 @@ def test_a_trickled_body_times_out_and_a_retry_gets_a_deadline_of_its_own() -> N
     server = ReplayServer([trickle])
     with server, pytest.raises(ModelError, match=r"did not answer within 1 s \(0 retries\)"):
         model_for(server, timeout=1).call(Prompt("hi"))
+
+
+# -- a stream that just stops is not an answer ----------------------------------
+
+
+def test_a_stream_closed_without_finish_reason_or_done_is_a_truncation_error() -> None:
+    events: list[dict[str, Any]] = [
+        {"data": chunk({"content": "Hello"})},
+        {"data": chunk({"content": " wor"})},
+    ]
+    pieces: list[str] = []
+    server = ReplayServer([Reply(sse=events)])
+    with server, pytest.raises(ModelError) as caught:
+        pieces.extend(c.text for c in model_for(server).stream(Prompt("hi")))
+    assert pieces == ["Hello", " wor"]
+    assert str(caught.value) == (
+        f"The server at {server.url}/v1 ended its streamed answer before it was complete "
+        "(no finish_reason after 9 characters): try again, and check the server's log "
+        "if it keeps happening."
+    )
+
+
+def test_a_truncated_tool_call_never_reaches_the_tool_loop() -> None:
+    from springtail import ChatClient, tool
+
+    ran: list[str] = []
+
+    @tool
+    def weather(city: str) -> str:
+        """Weather for a city."""
+        ran.append(city)
+        return "sunny"
+
+    fragment = {"index": 0, "id": "call_1", "function": {"name": "weather", "arguments": '{"te'}}
+    events: list[dict[str, Any]] = [{"data": chunk({"tool_calls": [fragment]})}]
+    server = ReplayServer([Reply(sse=events), Reply(sse=events)])
+    with server:
+        model = model_for(server)
+        with pytest.raises(ModelError, match=r"0 characters and 1 unfinished tool call\(s\)"):
+            list(model.stream(Prompt("weather?")))
+        client = ChatClient(model, tools=[weather])
+        with pytest.raises(ModelError, match="ended its streamed answer before it was complete"):
+            list(client.prompt("Weather in Oslo?").stream().content())
+    assert ran == []
+    assert len(server.received) == 2  # the loop did not go round again either
+
+
+def test_an_html_page_for_a_streamed_request_says_to_check_the_base_url() -> None:
+    page = Reply(body="<html><body>Sign in</body></html>", content_type="text/html")
+    server = ReplayServer([page])
+    with server, pytest.raises(ModelError) as caught:
+        list(model_for(server).stream(Prompt("hi")))
+    assert str(caught.value) == (
+        f"The server at {server.url}/v1 answered a streamed request with text/html instead "
+        "of an event stream: check that the base URL is the server's OpenAI-compatible API "
+        "(…/v1)."
+    )

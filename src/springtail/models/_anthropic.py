@@ -144,6 +144,14 @@ class AnthropicChatModel(ChatModel):
                         yield chunk
             finally:
                 await events.close()
+        if state.stop_reason is None:
+            open_calls = len(state.calls)
+            calls = f" and {open_calls} unfinished tool call(s)" if open_calls else ""
+            raise ModelError(
+                f"The Anthropic API at {mask_url(self.base_url)} ended its streamed answer "
+                f"before it was complete (no stop_reason after {state.characters} "
+                f"characters{calls}): try again."
+            )
         yield state.final_chunk()
 
     async def aclose(self) -> None:
@@ -408,6 +416,7 @@ class _StreamState:
         self.output_tokens = 0
         self.calls = ToolCallAssembler()
         self.tool_blocks: set[int] = set()
+        self.characters = 0
 
     def _metadata(self, usage: Usage | None = None) -> ChatResponseMetadata:
         return ChatResponseMetadata(id=self.id, model=self.model, usage=usage or Usage())
@@ -454,6 +463,7 @@ class _StreamState:
             delta = event.delta
             delta_type = getattr(delta, "type", None)
             if delta_type == "text_delta":
+                self.characters += len(delta.text)
                 return self._chunk(AssistantMessage(text=delta.text))
             if delta_type == "input_json_delta":
                 self.calls.add(event.index, arguments=delta.partial_json)

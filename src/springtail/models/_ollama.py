@@ -162,6 +162,7 @@ class OllamaChatModel(ChatModel):
             lines, first = await retry_async(open_stream, policy=self.retry, retryable=_retryable)
         calls: list[ToolCall] = []
         last: Mapping[str, Any] = {}
+        characters = 0
         with self.translating_errors(model=body["model"], streaming=True):
             try:
                 part = first
@@ -170,6 +171,7 @@ class OllamaChatModel(ChatModel):
                     last = part
                     calls.extend(_tool_calls(message.get("tool_calls")))
                     text = _text(message.get("content"))
+                    characters += len(text)
                     thinking = message.get("thinking")
                     if text or thinking:
                         yield ChatResponse(
@@ -184,6 +186,13 @@ class OllamaChatModel(ChatModel):
                     part = await _next_line(lines)
             finally:
                 await lines.aclose()
+        if last.get("done") is not True:
+            raise ModelError(
+                f"Ollama at {self._shown_host} ended its streamed answer before it was "
+                f"complete (no line with done: true after {characters} characters"
+                f"{f' and {len(calls)} tool call(s)' if calls else ''}): try again, and "
+                "check the server's log if it keeps happening."
+            )
         yield ChatResponse(
             (
                 Generation(

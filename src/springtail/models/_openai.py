@@ -166,7 +166,26 @@ class OpenAIChatModel(ChatModel):
                         yield state.text_chunk(delta_text, thinking)
             finally:
                 await chunks.close()
+        missing = state.truncation()
+        if missing is not None:
+            raise self._cut_short(getattr(chunks, "response", None), missing)
         yield state.final_chunk()
+
+    def _cut_short(self, response: Any, missing: str) -> ModelError:
+        """The error for a stream that ended without saying it was complete."""
+        server = f"The server at {self._shown_url}"
+        headers = getattr(response, "headers", None) or {}
+        content_type = str(headers.get("content-type", "")).partition(";")[0].strip()
+        if content_type and content_type != "text/event-stream":
+            return ModelError(
+                f"{server} answered a streamed request with {content_type} instead of an "
+                "event stream: check that the base URL is the server's OpenAI-compatible API "
+                "(…/v1)."
+            )
+        return ModelError(
+            f"{server} ended its streamed answer before it was complete ({missing}): "
+            "try again, and check the server's log if it keeps happening."
+        )
 
     async def aclose(self) -> None:
         """Close the HTTP client of the running event loop (others close with their loop)."""

@@ -215,6 +215,7 @@ class StreamState:
         self.model: str | None = None
         self.finish_reason: str | None = None
         self.usage = Usage()
+        self.characters = 0
         self.calls = ToolCallAssembler()
 
     def add(self, chunk: Any) -> tuple[str, str]:
@@ -258,6 +259,7 @@ class StreamState:
                     name=getattr(function, "name", None),
                     arguments=getattr(function, "arguments", None),
                 )
+        self.characters += len(text)
         return text, thinking
 
     def _metadata(self, usage: Usage | None = None) -> ChatResponseMetadata:
@@ -269,6 +271,20 @@ class StreamState:
             (Generation(AssistantMessage(text=text), GenerationMetadata(extra=extra)),),
             self._metadata(),
         )
+
+    def truncation(self) -> str | None:
+        """What is missing when the stream ended without a finish reason, else ``None``.
+
+        A server ends a complete answer with a ``finish_reason`` (and
+        ``[DONE]``); a stream that simply stops was cut off, and what it holds
+        (``'Hello wor'``, a call whose arguments are ``'{"te'``) must not pass
+        for an answer.
+        """
+        if self.finish_reason is not None:
+            return None
+        open_calls = len(self.calls)
+        calls = f" and {open_calls} unfinished tool call(s)" if open_calls else ""
+        return f"no finish_reason after {self.characters} characters{calls}"
 
     def final_chunk(self) -> ChatResponse:
         """The last chunk: the complete tool calls, the finish reason and the usage."""

@@ -224,6 +224,10 @@ class ToolCallAssembler:
     def __bool__(self) -> bool:
         return bool(self._calls)
 
+    def __len__(self) -> int:
+        """How many calls are open (started and not yet finished)."""
+        return len(self._calls)
+
     def pop(self, key: Any) -> ToolCall | None:
         """Finish the call under ``key`` (Anthropic ends each block on its own)."""
         slot = self._slot_of_key.pop(key, None)
