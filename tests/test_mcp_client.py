@@ -10,9 +10,9 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pytest
-from tests import mcp_sample_tools
-from tests.mcp_helpers import http_server, pid_gone, raw_sdk_server, springtail_serve
 
+import mcp_sample_tools
+from mcp_helpers import http_server, pid_gone, raw_sdk_server, springtail_serve
 from springtail import (
     AssistantMessage,
     ChatClient,

@@ -14,9 +14,9 @@ import pytest
 from mcp import ClientSession, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
-from tests import mcp_sample_tools
-from tests.mcp_helpers import REPO, SAMPLE_TOOLS, http_server
 
+import mcp_sample_tools
+from mcp_helpers import REPO, SAMPLE_TOOLS, http_server
 from springtail import tool_callbacks
 from springtail.mcp import create_server
 

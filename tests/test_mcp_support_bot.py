@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from mcp import ClientSession, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
-from tests.mcp_helpers import REPO
 
+from mcp_helpers import REPO
 from support_bot._store import DB_FILENAME
 from support_bot.tool_names import ALL_TOOL_NAMES, PRODUCT_RESERVE
 

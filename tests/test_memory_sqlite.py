@@ -233,7 +233,7 @@ def test_contract_several_processes_adding_lose_no_message(store: Store) -> None
     history = store.new().find_by_conversation_id("shared")
     assert len(history) == 4 * 25 * 2
     for n in range(4):
-        mine = [m.text for m in history if m.text.startswith(f"p{n}-")]  # type: ignore[union-attr]
+        mine = [m.text for m in history if m.text.startswith(f"p{n}-")]
         assert mine == [text for i in range(25) for text in (f"p{n}-{i}",) * 2]
     # each user message is directly followed by its own answer: no interleaving
     for question, answer in zip(history[::2], history[1::2], strict=True):
@@ -279,7 +279,7 @@ def test_contract_readers_never_see_half_a_save(store: Store) -> None:
     seen = 0
     while any(w.is_alive() for w in writers) or seen == 0:
         history = repository.find_by_conversation_id("atomic")
-        assert len({m.text for m in history}) == 1, history  # type: ignore[union-attr]
+        assert len({m.text for m in history}) == 1, history
         seen += 1
     for writer in writers:
         writer.join()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import struct
 from pathlib import Path
+from typing import cast
 
 import pytest
 
@@ -75,7 +76,7 @@ def cold(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, AssistantMessa
 def cached_tokens(caplog: pytest.LogCaptureFixture) -> tuple[int, int]:
     for record in caplog.records:
         if record.getMessage().startswith("prompt: "):
-            total, held = record.args  # type: ignore[misc]
+            total, held = cast(tuple[int, int], record.args)
             return int(total), int(held)
     raise AssertionError("the model logged no prompt")
 

@@ -27,10 +27,12 @@ def test_script_replies_with_text_tool_calls_and_errors(tmp_path: Path) -> None:
     )
     model = scripted_model_from_file(path)
     first = model.call(Prompt("a"))
+    assert first.result is not None
     [call] = first.result.output.tool_calls
     assert (call.name, json.loads(call.arguments)) == ("calculate", {"operation": "add"})
     second = model.call(Prompt("b"))
     assert second.text == "ok"
+    assert second.result is not None
     assert second.result.output.tool_calls[0].id == "x"
     assert model.call(Prompt("c")).text == "plain answer"
     with pytest.raises(ModelUnavailableError, match="server down"):

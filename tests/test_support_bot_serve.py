@@ -12,8 +12,8 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.serve_helpers import Served, parse_sse, post_turn, serve_in_thread
 
+from serve_helpers import Served, parse_sse, post_turn, serve_in_thread
 from springtail import ChatModel, ChatOptions, ChatResponse, Prompt, ScriptedChatModel
 from support_bot._store import Store
 from support_bot.serve import DemoChatModel

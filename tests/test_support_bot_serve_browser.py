@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from tests.serve_helpers import Served, serve_in_thread
 
+from serve_helpers import Served, serve_in_thread
 from support_bot._store import Store
 from support_bot.serve import DemoChatModel
 

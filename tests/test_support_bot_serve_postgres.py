@@ -10,8 +10,9 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.postgres_server import PostgresServer, PostgresUnavailable, start_postgres
-from tests.serve_helpers import Served, post_turn, serve_process
+
+from postgres_server import PostgresServer, PostgresUnavailable, start_postgres
+from serve_helpers import Served, post_turn, serve_process
 
 psycopg = pytest.importorskip("psycopg", reason="needs the postgres extra (psycopg 3)")
 

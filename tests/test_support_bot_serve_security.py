@@ -9,8 +9,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-from tests.serve_helpers import Served, post_turn, serve_in_thread
 
+from serve_helpers import Served, post_turn, serve_in_thread
 from support_bot._store import Store
 from support_bot.serve import DemoChatModel, ServeConfig, ServeConfigError
 from support_bot.serve._config import is_loopback

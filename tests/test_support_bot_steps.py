@@ -10,6 +10,7 @@ import pytest
 
 from springtail import (
     AssistantMessage,
+    ChatOptions,
     Prompt,
     ScriptedChatModel,
     ToolCall,
@@ -30,6 +31,11 @@ from support_bot.steps import (
     build_step,
 )
 from support_bot.tool_names import ALL_TOOL_NAMES
+
+
+def _options(prompt: Prompt) -> ChatOptions:
+    assert prompt.options is not None
+    return prompt.options
 
 
 @dataclass
@@ -136,7 +142,7 @@ def test_step1_method_tools_through_the_advisor(store: Store, reporter: Recordin
     assert step.ask("What is 128 times 32?") == "128 times 32 is 4096."
     assert reporter.finished() == [("calculate", "128 * 32 = 4096", False)]
     assert tool_responses(model.prompts[1]) == ["128 * 32 = 4096"]
-    sent = {cb.tool_definition.name for cb in model.prompts[0].options.tool_callbacks}
+    sent = {cb.tool_definition.name for cb in _options(model.prompts[0]).tool_callbacks}
     assert sent == {"current_datetime", "current_date", "calculate", "percentage"}
     assert [type(m) for m in step.history()] == [UserMessage, AssistantMessage]
 
@@ -175,7 +181,7 @@ def test_step3_summary_is_the_answer_and_the_model_is_not_called_again(
         "- Topic: stock questions",
     ]
     assert len(model.prompts) == 1
-    sent = model.prompts[0].options.tool_callbacks
+    sent = _options(model.prompts[0]).tool_callbacks
     assert "user_name" not in json.dumps(sent[0].tool_definition.input_schema)
 
 
@@ -273,7 +279,7 @@ def test_step5_streams_and_logs_every_model_call(store: Store, reporter: Recordi
     ]
     log = (store.path.parent / "support-bot.log").read_text()
     assert "How many SKU-300?" in log
-    assert {cb.tool_definition.name for cb in model.prompts[0].options.tool_callbacks} == set(
+    assert {cb.tool_definition.name for cb in _options(model.prompts[0]).tool_callbacks} == set(
         ALL_TOOL_NAMES
     )
 

@@ -7,8 +7,8 @@ import uuid
 from collections.abc import Iterator
 
 import pytest
-from tests.postgres_server import PostgresServer, PostgresUnavailable, start_postgres
 
+from postgres_server import PostgresServer, PostgresUnavailable, start_postgres
 from support_bot._store_base import (
     BusinessStore,
     InsufficientStockError,

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import cast
+
 import pytest
 
 from springtail.tools import (
     FunctionToolCallback,
     MethodToolCallback,
+    ToolCallback,
     ToolDefinition,
     tool,
     tool_callbacks,
@@ -50,7 +54,7 @@ def standalone() -> str:
     return "alone"
 
 
-def names(callbacks: list) -> list[str]:
+def names(callbacks: Sequence[ToolCallback]) -> list[str]:
     return [cb.tool_definition.name for cb in callbacks]
 
 
@@ -182,7 +186,7 @@ def test_any_object_following_the_protocol_is_accepted() -> None:
             return "custom"
 
     custom = Custom()
-    assert tool_callbacks(custom) == [custom]
+    assert tool_callbacks(custom) == [cast(ToolCallback, custom)]
 
 
 def test_no_sources_is_an_empty_list() -> None:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import pytest
 
 from springtail.tools import ToolMetadata, tool, tool_callbacks
 
 
-def only(source: object):
+def only(source: object) -> Any:  # a Function- or MethodToolCallback, flags read as such
     (callback,) = tool_callbacks(source)
     return callback
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import pytest
 
@@ -27,7 +28,7 @@ def test_definition_is_frozen() -> None:
     ],
 )
 def test_empty_parts_are_value_errors(
-    name: str, description: str, schema: dict, match: str
+    name: str, description: str, schema: dict[str, Any], match: str
 ) -> None:
     with pytest.raises(ValueError, match=match):
         ToolDefinition(name, description, schema)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -81,6 +82,7 @@ def test_wrapping_a_tool_function_reuses_its_compiled_signature() -> None:
     (from_decorator,) = tool_callbacks(svc)
     by_hand = MethodToolCallback(tool_definition=DEFINITION, tool_method=svc.current)
     assert by_hand.call('{"city": "Oslo"}') == "Oslo"
+    assert isinstance(from_decorator, MethodToolCallback)
     assert by_hand._compiled is from_decorator._load()  # built once, shared
 
 
@@ -178,7 +180,8 @@ def failing_tools() -> list[Any]:
 @pytest.mark.parametrize("index", [0, 1])
 async def test_exceptions_become_tool_execution_errors_on_both_paths(index: int) -> None:
     callback = failing_tools()[index]
-    for run in (lambda: callback.call("{}"),):
+    runs: list[Callable[[], str]] = [lambda: callback.call("{}")]
+    for run in runs:
         with pytest.raises(ToolExecutionError) as info:
             run()
         assert str(info.value) == "the disk is full"

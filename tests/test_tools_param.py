@@ -15,7 +15,7 @@ def test_positional_description_and_keyword_only_required() -> None:
     assert Param().required is None
     assert Param("x", required=False).required is False
     with pytest.raises(TypeError):
-        Param("x", False)  # type: ignore[misc]
+        Param("x", False)  # type: ignore[call-arg]
 
 
 def test_frozen_and_comparable() -> None:

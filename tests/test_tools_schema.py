@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import enum
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Annotated, Any, Literal
@@ -55,7 +56,7 @@ def schema_of(fn: Any) -> dict[str, Any]:
     return dict(callback.tool_definition.input_schema)
 
 
-def walk(node: Any, path: str = "$"):
+def walk(node: Any, path: str = "$") -> Iterator[tuple[str, dict[str, Any]]]:
     """Yield (path, schema node) for every schema node (not data like enum/default)."""
     if not isinstance(node, dict):
         return
