@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import socket
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -22,6 +23,7 @@ __all__ = ["TOKEN_ENV", "add_arguments", "run"]
 
 TOKEN_ENV = "SUPPORT_BOT_TOKEN"
 EXIT_USAGE = 2
+EXIT_LISTEN = 1
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -79,6 +81,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"support-bot serve: {exc}", file=sys.stderr)
         return EXIT_USAGE
     store = open_store(args.database, args.data_dir)
+    try:
+        listener = _bind(config.host, config.port)
+    except OSError as exc:
+        print(
+            f"support-bot serve: cannot listen on {config.host}:{config.port} "
+            f"({exc.strerror or exc}); choose another --port or stop what uses it.",
+            file=sys.stderr,
+        )
+        return EXIT_LISTEN
     threads: int | None = args.threads
 
     def load_model() -> ChatModel:
@@ -107,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
             timeout_graceful_shutdown=5,
         )
     )
-    server.run()
+    server.run(sockets=[listener])
     return 0
 
 
@@ -133,6 +144,20 @@ def build_serve_model(uri: str, *, threads: int | None = None) -> ChatModel:
     from support_bot._model import build_model
 
     return build_model(uri, threads=threads)[0]
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    """The listening socket, bound here so a taken port is one sentence, not a traceback."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host.strip("[]"), port))
+    except OSError:
+        sock.close()
+        raise
+    sock.set_inheritable(True)
+    return sock
 
 
 def _is_embedded(uri: str) -> bool:
