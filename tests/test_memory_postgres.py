@@ -6,13 +6,13 @@ here with a PostgreSQL ``store``, so both repositories pass the same tests.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
 from postgres_server import PostgresServer, PostgresUnavailable, free_port, start_postgres
 from springtail.memory import ChatMemoryError, MessageWindowChatMemory, PostgresChatMemoryRepository
-from springtail.messages import UserMessage
+from springtail.messages import Message, UserMessage
 from test_memory_sqlite import (  # noqa: F401  (collected here with the PostgreSQL store)
     Store,
     test_contract_a_failed_update_changes_nothing,
@@ -121,3 +121,44 @@ def test_the_table_is_readable_with_plain_sql(store: Store) -> None:
         assert conn.execute(
             "SELECT conversation_id, role, message::jsonb ->> 'text' FROM springtail_chat_memory"
         ).fetchall() == [("c", "user", "한국어 text")]
+
+
+@pytest.mark.parametrize(
+    "dsn",
+    [
+        "postgres://app:s3cret@[::1/support",  # libpq quotes the whole URI back
+        "host=127.0.0.1 user=app s3cret",  # a password without its keyword
+        "postgresql://app@127.0.0.1/support?password=s3cret&sslmod=require",
+        "host=127.0.0.1 password='s3cret",
+    ],
+)
+def test_a_malformed_dsn_is_a_clear_error_without_the_password(dsn: str) -> None:
+    with pytest.raises(ChatMemoryError) as caught:
+        PostgresChatMemoryRepository(dsn)
+    message = str(caught.value)
+    assert "s3cret" not in message
+    assert message.startswith("Could not connect in PostgreSQL chat memory")
+    assert "\n" not in message
+
+
+def test_an_id_that_is_not_utf8_is_a_clear_error_and_nothing_is_written(store: Store) -> None:
+    repository = store.new()
+    bad = "c-\udcff"  # what argv gives for the bytes b"c-\xff"
+
+    def add_one(messages: list[Message]) -> list[Message]:
+        return [*messages, UserMessage("hi")]
+
+    actions: list[Callable[[], object]] = [
+        lambda: repository.find_by_conversation_id(bad),
+        lambda: repository.save_all(bad, [UserMessage("hi")]),
+        lambda: repository.update(bad, add_one),
+        lambda: repository.delete_by_conversation_id(bad),
+        lambda: MessageWindowChatMemory(repository).add(bad, [UserMessage("hi")]),
+    ]
+    for action in actions:
+        with pytest.raises(ChatMemoryError, match=r"is not valid UTF-8 text") as caught:
+            action()
+        assert isinstance(caught.value, ValueError)
+    with pytest.raises(ChatMemoryError, match="NUL character"):
+        repository.save_all("a\x00b", [UserMessage("hi")])
+    assert repository.find_conversation_ids() == []

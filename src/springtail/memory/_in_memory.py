@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from springtail.memory._ids import check_conversation_id
 from springtail.memory._locks import ForkSafeLock
 from springtail.messages import Message
 
@@ -29,17 +30,20 @@ class InMemoryChatMemoryRepository:
 
     def find_by_conversation_id(self, conversation_id: str) -> list[Message]:
         """A fresh list of the conversation's messages (empty when unknown)."""
+        check_conversation_id(conversation_id)
         with self._lock:
             return list(self._conversations.get(conversation_id, ()))
 
     def save_all(self, conversation_id: str, messages: Sequence[Message]) -> None:
         """Replace the conversation; an empty sequence deletes it."""
+        check_conversation_id(conversation_id)
         stored = list(messages)
         with self._lock:
             self._store(conversation_id, stored)
 
     def delete_by_conversation_id(self, conversation_id: str) -> None:
         """Forget the conversation (a no-op when unknown)."""
+        check_conversation_id(conversation_id)
         with self._lock:
             self._conversations.pop(conversation_id, None)
 
@@ -49,6 +53,7 @@ class InMemoryChatMemoryRepository:
         change: Callable[[list[Message]], list[Message]],
     ) -> list[Message]:
         """Replace the conversation with ``change(current)`` while holding the lock."""
+        check_conversation_id(conversation_id)
         with self._lock:
             current = list(self._conversations.get(conversation_id, ()))
             result = list(change(current))

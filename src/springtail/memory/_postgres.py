@@ -32,6 +32,8 @@ from typing import TYPE_CHECKING, Any
 
 from springtail.memory._base import ChatMemoryError
 from springtail.memory._codec import MessageCodec
+from springtail.memory._dsn import describe_dsn, scrub_dsn
+from springtail.memory._ids import check_conversation_id
 from springtail.memory._locks import ForkSafeLock
 from springtail.memory._rows import plan_rows
 from springtail.messages import Message
@@ -93,7 +95,7 @@ class PostgresChatMemoryRepository:
                 "PostgresChatMemoryRepository needs psycopg 3: pip install 'springtail[postgres]'"
             ) from exc
         self._dsn = dsn
-        self._where = _describe(dsn)
+        self._where = describe_dsn(dsn)
         self._connect_timeout = connect_timeout
         self._codec = MessageCodec()
         self._lock = ForkSafeLock()
@@ -114,12 +116,14 @@ class PostgresChatMemoryRepository:
 
     def find_by_conversation_id(self, conversation_id: str) -> list[Message]:
         """The conversation's messages, oldest first (empty when unknown)."""
+        check_conversation_id(conversation_id)
         with self._lock, self._errors(f"read conversation {conversation_id!r}"):
             rows = self._connection().execute(_SELECT, (conversation_id,)).fetchall()
             return self._decode(conversation_id, rows)
 
     def save_all(self, conversation_id: str, messages: Sequence[Message]) -> None:
         """Replace the conversation with ``messages`` in one transaction."""
+        check_conversation_id(conversation_id)
         wanted = list(messages)
         with self._transaction(conversation_id, "save") as conn:
             rows = conn.execute(_SELECT, (conversation_id,)).fetchall()
@@ -131,6 +135,7 @@ class PostgresChatMemoryRepository:
         change: Callable[[list[Message]], list[Message]],
     ) -> list[Message]:
         """Read, change and write the conversation in one transaction."""
+        check_conversation_id(conversation_id)
         with self._transaction(conversation_id, "update") as conn:
             rows = conn.execute(_SELECT, (conversation_id,)).fetchall()
             wanted = list(change(self._decode(conversation_id, rows)))
@@ -139,6 +144,7 @@ class PostgresChatMemoryRepository:
 
     def delete_by_conversation_id(self, conversation_id: str) -> None:
         """Delete the conversation's rows (a no-op when unknown)."""
+        check_conversation_id(conversation_id)
         with self._transaction(conversation_id, "delete") as conn:
             conn.execute(f"DELETE FROM {TABLE} WHERE conversation_id = %s", (conversation_id,))
 
@@ -252,30 +258,26 @@ class PostgresChatMemoryRepository:
         except psycopg.OperationalError as exc:
             raise ChatMemoryError(
                 f"Could not {action} in PostgreSQL chat memory {self._where}: "
-                f"{_first_line(exc)}. Check that the server is running and reachable and that "
+                f"{self._scrubbed(exc)}. Check that the server is running and reachable and that "
                 "the connection string (host, port, user, password, database) is right; "
                 "nothing stored was changed."
             ) from exc
         except psycopg.Error as exc:
             raise ChatMemoryError(
                 f"Could not {action} in PostgreSQL chat memory {self._where}: "
-                f"{_first_line(exc)}. The change was rolled back; nothing stored was lost."
+                f"{self._scrubbed(exc)}. The change was rolled back; nothing stored was lost."
             ) from exc
 
+    def _scrubbed(self, exc: BaseException) -> str:
+        """The driver's first line with nothing of the connection string's secrets in it.
 
-def _describe(dsn: str) -> str:
-    """Where ``dsn`` points, without its password."""
-    try:
-        from psycopg.conninfo import conninfo_to_dict
-
-        params = conninfo_to_dict(dsn)
-    except Exception:
-        return "(unparsable connection string)"
-    host = str(params.get("host") or params.get("hostaddr") or "localhost")
-    port = str(params.get("port") or "5432")
-    user = str(params.get("user") or "")
-    dbname = str(params.get("dbname") or "")
-    return f"{user + '@' if user else ''}{host}:{port}/{dbname}"
+        libpq quotes the part of a connection string it could not parse
+        (``… in URI: "postgres://app:s3cret@[::1/x"``), so a malformed DSN
+        would put its password into the error. Every password the DSN holds
+        is masked; when the DSN cannot be parsed at all, which part is the
+        password cannot be known, so every quoted fragment is left out.
+        """
+        return scrub_dsn(_first_line(exc), self._dsn)
 
 
 def _first_line(exc: BaseException) -> str:

@@ -31,6 +31,7 @@ from pathlib import Path
 
 from springtail.memory._base import ChatMemoryError
 from springtail.memory._codec import MessageCodec
+from springtail.memory._ids import check_conversation_id
 from springtail.memory._locks import ForkSafeLock
 from springtail.memory._rows import plan_rows
 from springtail.messages import Message
@@ -107,12 +108,14 @@ class SqliteChatMemoryRepository:
 
     def find_by_conversation_id(self, conversation_id: str) -> list[Message]:
         """The conversation's messages, oldest first (empty when unknown)."""
+        check_conversation_id(conversation_id)
         with self._lock, self._errors(f"read conversation {conversation_id!r}"):
             rows = self._connection().execute(_SELECT, (conversation_id,)).fetchall()
             return self._decode(conversation_id, rows)
 
     def save_all(self, conversation_id: str, messages: Sequence[Message]) -> None:
         """Replace the conversation with ``messages`` in one transaction."""
+        check_conversation_id(conversation_id)
         wanted = list(messages)
         with self._transaction(f"save conversation {conversation_id!r}") as conn:
             rows = conn.execute(_SELECT, (conversation_id,)).fetchall()
@@ -124,6 +127,7 @@ class SqliteChatMemoryRepository:
         change: Callable[[list[Message]], list[Message]],
     ) -> list[Message]:
         """Read, change and write the conversation in one transaction."""
+        check_conversation_id(conversation_id)
         with self._transaction(f"update conversation {conversation_id!r}") as conn:
             rows = conn.execute(_SELECT, (conversation_id,)).fetchall()
             wanted = list(change(self._decode(conversation_id, rows)))
@@ -132,6 +136,7 @@ class SqliteChatMemoryRepository:
 
     def delete_by_conversation_id(self, conversation_id: str) -> None:
         """Delete the conversation's rows (a no-op when unknown)."""
+        check_conversation_id(conversation_id)
         with self._transaction(f"delete conversation {conversation_id!r}") as conn:
             conn.execute(f"DELETE FROM {TABLE} WHERE conversation_id = ?", (conversation_id,))
 

@@ -1,0 +1,93 @@
+"""A PostgreSQL connection string as it may be shown: where it points, never its password.
+
+``docs/memory.md`` promises that no error names the password. libpq quotes
+the part of a connection string it could not parse (``… in URI:
+"postgres://app:s3cret@[::1/x"``), so the driver's own messages must be
+scrubbed before they reach a :class:`~springtail.memory.ChatMemoryError`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+__all__ = ["describe_dsn", "scrub_dsn"]
+
+
+def scrub_dsn(text: str, dsn: str) -> str:
+    """``text`` with every secret ``dsn`` may hold replaced by ``***``."""
+    secrets = _secrets(dsn)
+    parsed = _parsed(dsn)
+    if parsed is None:
+        text = _QUOTED.sub(_keep_if_harmless, text)
+    for secret in sorted(secrets, key=len, reverse=True):
+        text = text.replace(secret, "***")
+    return text
+
+
+def _parsed(dsn: str) -> dict[str, Any] | None:
+    try:
+        from psycopg.conninfo import conninfo_to_dict
+
+        return dict(conninfo_to_dict(dsn))
+    except Exception:
+        return None
+
+
+def _secrets(dsn: str) -> set[str]:
+    """The password(s) in ``dsn``, whether or not it parses, and the DSN itself."""
+    found = {dsn} if dsn else set()
+    parsed = _parsed(dsn)
+    if parsed and parsed.get("password"):
+        found.add(str(parsed["password"]))
+    for pattern in (_URI_PASSWORD, _KEYWORD_PASSWORD, _QUERY_PASSWORD):
+        for match in pattern.finditer(dsn):
+            value = match.group(1).strip("'\"")
+            if value:
+                found.add(value)
+                found.add(match.group(1))
+    return found
+
+
+_QUOTED = re.compile(r'"([^"]*)"')
+_HARMLESS = frozenset(
+    {
+        "=",
+        "]",
+        "host",
+        "hostaddr",
+        "port",
+        "dbname",
+        "user",
+        "password",
+        "sslmode",
+        "connect_timeout",
+        "application_name",
+        "options",
+    }
+)
+"""Quoted fragments of libpq's parse errors that cannot be a secret: punctuation, keywords."""
+
+
+def _keep_if_harmless(match: re.Match[str]) -> str:
+    return match.group(0) if match.group(1) in _HARMLESS else '"…"'
+
+
+_URI_PASSWORD = re.compile(r"://[^:/@\s]*:([^@/\s]*)@")
+_KEYWORD_PASSWORD = re.compile(r"password\s*=\s*('(?:[^'\\]|\\.)*'?|\S+)", re.IGNORECASE)
+_QUERY_PASSWORD = re.compile(r"[?&]password=([^&#\s]*)", re.IGNORECASE)
+
+
+def describe_dsn(dsn: str) -> str:
+    """Where ``dsn`` points, without its password."""
+    try:
+        from psycopg.conninfo import conninfo_to_dict
+
+        params = conninfo_to_dict(dsn)
+    except Exception:
+        return "(unparsable connection string)"
+    host = str(params.get("host") or params.get("hostaddr") or "localhost")
+    port = str(params.get("port") or "5432")
+    user = str(params.get("user") or "")
+    dbname = str(params.get("dbname") or "")
+    return f"{user + '@' if user else ''}{host}:{port}/{dbname}"
