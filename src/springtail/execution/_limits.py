@@ -11,9 +11,8 @@ Loop prevention answers a call identical to an earlier one of the same turn
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
-from springtail.execution._turn import ToolTurn, call_key
+from springtail.execution._turn import ToolTurn, same_call
 from springtail.messages import Message, ToolCall, ToolResponseMessage, UserMessage
 
 __all__ = ["CallPlan", "count_since_user", "limit_notice", "plan_calls", "repeat_notice"]
@@ -22,7 +21,6 @@ LIMIT_ERROR = "ToolCallLimitExceededError"
 REPEAT_ERROR = "RepeatedToolCallError"
 
 
-@dataclass(slots=True)
 class CallPlan:
     """What to do with each call of one response, decided before any of them runs.
 
@@ -33,11 +31,13 @@ class CallPlan:
     is the first limit they broke, ``(tool name or None, limit)``.
     """
 
-    notices: list[tuple[str, str] | None]
-    keys: list[tuple[str, str]]
-    repeats: dict[int, int] = field(default_factory=dict)
-    skipped: list[int] = field(default_factory=list)
-    exceeded: tuple[str | None, int] | None = None
+    __slots__ = ("exceeded", "notices", "repeats", "skipped")
+
+    def __init__(self, size: int) -> None:
+        self.notices: list[tuple[str, str] | None] = [None] * size
+        self.repeats: dict[int, int] = {}
+        self.skipped: list[int] = []
+        self.exceeded: tuple[str | None, int] | None = None
 
 
 def plan_calls(
@@ -53,8 +53,8 @@ def plan_calls(
     Every call the model makes counts toward the limits, repeats included;
     a call over a limit is not checked for being a repeat.
     """
-    plan = CallPlan([None] * len(calls), [call_key(call) for call in calls])
-    first_in_response: dict[tuple[str, str], int] = {}
+    plan = CallPlan(len(calls))
+    first_in_response: list[int] = []
     for index, call in enumerate(calls):
         used = turn.calls_of(call.name)
         over: tuple[str | None, int] | None = None
@@ -71,14 +71,17 @@ def plan_calls(
         if over is not None:
             plan.notices[index] = (limit_notice(call.name, *over), LIMIT_ERROR)
             continue
-        key = plan.keys[index]
-        earlier = turn.answer_of(key)
+        earlier = turn.answer_of(call)
         if earlier is not None:
             plan.notices[index] = (repeat_notice(call.name, earlier), REPEAT_ERROR)
-        elif key in first_in_response:
-            plan.repeats[index] = first_in_response[key]
-        else:
-            first_in_response[key] = index
+            continue
+        if len(calls) > 1:
+            for first in first_in_response:
+                if same_call(calls[first], call):
+                    plan.repeats[index] = first
+                    break
+            else:
+                first_in_response.append(index)
     return plan
 
 

@@ -342,7 +342,7 @@ class ToolCallingManager:
         for i in to_run:
             response = responses[i]
             if response is not None and plan.notices[i] is None:
-                turn.remember(plan.keys[i], response.response_data)
+                turn.remember(calls[i], response.response_data)
         for i, j in repeats.items():
             earlier = responses[j]
             answer = earlier.response_data if earlier is not None else ""
