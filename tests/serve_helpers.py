@@ -58,11 +58,28 @@ class Served:
 
 
 @contextlib.contextmanager
-def serve_in_thread(store: BusinessStore, model: ChatModel, **config: Any) -> Iterator[Served]:
-    """The app on a uvicorn server in a background thread, ready when yielded."""
+def serve_in_thread(
+    store: BusinessStore,
+    model: ChatModel | None,
+    *,
+    load_model: Callable[[], ChatModel] | None = None,
+    **config: Any,
+) -> Iterator[Served]:
+    """The app on a uvicorn server in a background thread, ready (or only up) when yielded.
+
+    ``load_model`` replaces ``model``; the server is then awaited on ``/healthz``
+    only, so a test can watch a model that fails to load.
+    """
     port = free_port()
     settings = ServeConfig(port=port, **config)
-    app = create_app(config=settings, store=store, load_model=lambda: model, model_label="test")
+
+    def given() -> ChatModel:
+        assert model is not None
+        return model
+
+    app = create_app(
+        config=settings, store=store, load_model=load_model or given, model_label="test"
+    )
     server = uvicorn.Server(
         uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
     )
@@ -70,7 +87,7 @@ def serve_in_thread(store: BusinessStore, model: ChatModel, **config: Any) -> It
     thread.start()
     served = Served(f"http://127.0.0.1:{port}", store)
     try:
-        wait_ready(served.url)
+        wait_ready(served.url, path="/healthz" if load_model else "/readyz")
         yield served
     finally:
         server.should_exit = True
@@ -78,15 +95,18 @@ def serve_in_thread(store: BusinessStore, model: ChatModel, **config: Any) -> It
 
 
 def wait_ready(
-    url: str, timeout: float = 90.0, process: subprocess.Popen[str] | None = None
+    url: str,
+    timeout: float = 90.0,
+    process: subprocess.Popen[str] | None = None,
+    path: str = "/readyz",
 ) -> None:
-    """Wait until ``/readyz`` says ready."""
+    """Wait until ``path`` (``/readyz``: the model is loaded) answers 200."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process is not None and process.poll() is not None:
             raise RuntimeError(f"serve exited with {process.returncode}")
         with contextlib.suppress(httpx.HTTPError):
-            if httpx.get(f"{url}/readyz", timeout=2).status_code == 200:
+            if httpx.get(f"{url}{path}", timeout=2).status_code == 200:
                 return
         time.sleep(0.05)
     raise TimeoutError(f"{url} did not become ready")

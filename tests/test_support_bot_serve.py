@@ -264,3 +264,36 @@ def test_the_page_and_its_files_are_served(served: Served) -> None:
     assert "default-src 'self'" in page.headers["content-security-policy"]
     assert script.headers["content-type"].startswith("text/javascript")
     assert missing.status_code == 404
+
+
+def test_a_model_that_fails_to_load_keeps_the_service_unready(store: Store) -> None:
+    def broken() -> ChatModel:
+        raise RuntimeError("no weights at /models/secret.gguf")
+
+    with serve_in_thread(store, None, load_model=broken) as served, served.client() as client:
+        time.sleep(0.2)
+        ready = client.get("/readyz")
+        cid = new_conversation(client)
+        sent = client.post(f"/api/conversations/{cid}/messages", json={"text": "hi"})
+    assert ready.status_code == 503
+    assert ready.json()["reason"] == "model failed to load"
+    assert sent.status_code == 503
+    assert sent.json() == {"error": "The model could not be loaded; the server log says why."}
+
+
+def test_leaving_while_asked_for_approval_cancels_the_turn(store: Store) -> None:
+    with serve_in_thread(store, DemoChatModel()) as served, served.client() as client:
+        cid = new_conversation(client)
+        with client.stream(
+            "POST", f"/api/conversations/{cid}/messages", json={"text": "Reserve 1 of SKU-100"}
+        ) as response:
+            for name, _ in parse_sse(response.iter_lines()):
+                if name == "approval_requested":
+                    break  # the tab is closed instead of answering
+        deadline = time.monotonic() + 5
+        while client.get(f"/api/conversations/{cid}").json()["running"]:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        state = client.get(f"/api/conversations/{cid}").json()
+    assert state["messages"] == []
+    assert store.product("SKU-100").stock == 12
