@@ -9,6 +9,7 @@ import pytest
 from support_bot._store import (
     DB_FILENAME,
     SCHEMA_VERSION,
+    BusinessStore,
     InsufficientStockError,
     Store,
     StoreError,
@@ -230,3 +231,43 @@ def test_an_unwritable_folder_is_reported(tmp_path: Path) -> None:
     blocker.write_text("x")
     with pytest.raises(StoreError, match="--data-dir"):
         Store.in_data_dir(blocker / "sub")
+
+
+def test_a_version_1_file_is_upgraded_in_place_without_reseeding(tmp_path: Path) -> None:
+    store = Store.in_data_dir(tmp_path)
+    store.reserve("SKU-300", 4)
+    with sqlite3.connect(store.path) as conn:
+        conn.execute("DROP TABLE served_conversations")
+        conn.execute("DELETE FROM customers WHERE id = 'C-105'")
+        conn.execute("PRAGMA user_version = 1")
+    upgraded = Store(store.path)
+    assert upgraded.product("SKU-300").stock == 0
+    assert "C-105" not in upgraded.customer_ids()  # not seeded again
+    upgraded.add_conversation("c-1", "owner", "")
+    assert upgraded.conversation("c-1") is not None
+    with sqlite3.connect(store.path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+
+
+def test_it_is_a_business_store_with_its_chat_memory_in_the_same_file(store: Store) -> None:
+    from springtail import UserMessage
+
+    assert isinstance(store, BusinessStore)
+    assert store.location == str(store.path)
+    store.chat_memory_repository().save_all("c-x", [UserMessage("hello")])
+    with sqlite3.connect(store.path) as conn:
+        assert conn.execute("SELECT count(*) FROM springtail_chat_memory").fetchone() == (1,)
+
+
+def test_web_conversations_belong_to_their_owner(store: Store) -> None:
+    store.add_conversation("c-one", "owner-a", "")
+    store.add_conversation("c-two", "owner-a", "")
+    store.add_conversation("c-three", "owner-b", "")
+    store.count_turn("c-one", "first title")
+    store.count_turn("c-one", "not this one")
+    found = store.conversation("c-one")
+    assert found is not None
+    assert (found.title, found.turns, found.owner) == ("first title", 2, "owner-a")
+    assert [c.id for c in store.conversations("owner-a")] == ["c-two", "c-one"]
+    assert store.conversations("owner-c") == []
+    assert store.conversation("c-none") is None
