@@ -14,7 +14,6 @@ from springtail.messages import (
     AssistantMessage,
     ChatOptions,
     ChatResponse,
-    Message,
     Prompt,
     SystemMessage,
     ToolCall,
@@ -24,8 +23,8 @@ from springtail.messages import (
 )
 from springtail.models import ModelUnavailableError
 from springtail.models._llamacpp import LlamaCppChatModel
-from springtail.models._llamacpp._model import _answered_calls, _is_follow_up
-from springtail.models._llamacpp._parse import ParsedCall, ReplyKind, classify, parse_output
+from springtail.models._llamacpp._parse import ReplyKind, classify, parse_output
+from springtail.models._llamacpp._policy import SmallModelPolicy
 from springtail.models._llamacpp._template import template_messages
 from springtail.tools._definition import ToolDefinition
 
@@ -123,24 +122,15 @@ def test_earlier_call_arguments_reach_the_template_as_objects_not_json_text() ->
     assert arguments == {"sku": "SKU-100", "quantity": 2}
 
 
-def test_tool_results_name_the_tool_that_produced_them() -> None:
-    rendered = template_messages(_conversation())
+def test_tool_results_read_as_the_policy_writes_them() -> None:
+    rendered = template_messages(_conversation(), result_text=SmallModelPolicy().result_text)
     assert rendered[3] == {
         "role": "tool",
         "tool_call_id": "call_1",
         "name": "product_reserve",
         "content": "product_reserve returned: Reserved 2.",
     }
-
-
-def test_a_request_after_an_answer_is_a_follow_up() -> None:
-    first: list[Message] = [SystemMessage("s"), UserMessage("What is 128 times 32?")]
-    assert not _is_follow_up(Prompt(first))
-    # Tool results of the current request do not make it a follow-up...
-    assert not _is_follow_up(Prompt(_conversation()))
-    # ...an answer before the last request does.
-    answered = [*_conversation(), AssistantMessage("Reserved."), UserMessage("and 3 more")]
-    assert _is_follow_up(Prompt(answered))
+    assert template_messages(_conversation())[3]["content"] == "Reserved 2."
 
 
 def test_guidance_is_added_to_the_system_message_or_becomes_one() -> None:
@@ -150,28 +140,6 @@ def test_guidance_is_added_to_the_system_message_or_becomes_one() -> None:
     )
     without = template_messages([UserMessage("hi")], "Call tools only when needed.")
     assert without[0] == {"role": "system", "content": "Call tools only when needed."}
-
-
-def test_calls_answered_since_the_last_user_message_are_known_by_arguments() -> None:
-    answered = _answered_calls(Prompt(_conversation()))
-    assert answered.keys == {("product_reserve", json.dumps({"quantity": 2, "sku": "SKU-100"}))}
-    assert not _answered_calls(Prompt([*_conversation(), UserMessage("again")]))
-
-
-def test_a_tool_that_succeeded_in_this_turn_is_not_called_again_but_a_failed_one_may_be() -> None:
-    answered = _answered_calls(Prompt(_conversation()))
-    assert answered.repeats(ParsedCall("product_reserve", {"sku": "SKU-100", "quantity": 2}))
-    # Another title for the same to-do, another quantity: still the same work again.
-    assert answered.repeats(ParsedCall("product_reserve", {"sku": "SKU-100", "quantity": 3}))
-    assert not answered.repeats(ParsedCall("todo_add", {"title": "Reserve 2 of SKU-100"}))
-    failed = [
-        *_conversation()[:-1],
-        ToolResponseMessage(
-            (ToolResponse("call_1", "product_reserve", "Unknown SKU", is_error=True),)
-        ),
-    ]
-    retry = ParsedCall("product_reserve", {"sku": "SKU-101", "quantity": 2})
-    assert not _answered_calls(Prompt(failed)).repeats(retry)
 
 
 # -- construction ----------------------------------------------------------------------
@@ -196,7 +164,6 @@ def test_threads_default_to_the_environment(monkeypatch: pytest.MonkeyPatch) -> 
     [
         ({"n_ctx": 16}, "n_ctx=16"),
         ({"n_threads": 0}, "n_threads=0"),
-        ({"follow_up_call_floor": 0.0}, "follow_up_call_floor=0.0"),
     ],
 )
 def test_bad_settings_are_refused_up_front(kwargs: dict[str, Any], message: str) -> None:

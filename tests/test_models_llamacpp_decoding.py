@@ -1,4 +1,4 @@
-"""Batched decoding with the real embedded model: guesses save steps and never change the reply."""
+"""Batched decoding: guesses save steps and never change the reply (scripted and real model)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
-from springtail.models._llamacpp._decoding import Sampler, common_prefix, decode
-from springtail.models._llamacpp._runtime import import_llama_cpp
+from fake_llama import FakeRuntime, replies
+from springtail.models._llamacpp._decoding import common_prefix, decode
+from springtail.models._llamacpp._runtime import Runtime, TokenSampler
 
 PROMPT = (
     "<|im_start|>user\nWrite the numbers from 1 to 15, separated by commas.<|im_end|>\n"
@@ -17,16 +18,17 @@ PROMPT = (
 
 
 @pytest.fixture(scope="module")
-def llama(embedded_model: Any) -> Any:
-    return embedded_model._load().llama
+def llama(embedded_model: Any) -> Runtime:
+    runtime: Runtime = embedded_model._load().runtime
+    return runtime
 
 
-def tokens_of(llama: Any, text: str) -> list[int]:
-    return list(llama.tokenize(text.encode("utf-8"), add_bos=False, special=True))
+def tokens_of(runtime: Runtime, text: str) -> list[int]:
+    return runtime.tokenize(text, special=True)
 
 
-def greedy(llama: Any, grammar: str | None = None) -> Sampler:
-    return Sampler(llama, temperature=0.0, top_p=0.95, seed=1, grammar=grammar)
+def greedy(runtime: Runtime, grammar: str | None = None) -> TokenSampler:
+    return runtime.sampler(temperature=0.0, top_p=0.95, seed=1, grammar=grammar)
 
 
 def take(iterator: Any, n: int) -> list[int]:
@@ -39,17 +41,17 @@ def take(iterator: Any, n: int) -> list[int]:
 
 
 class Counting:
-    """Counts llama.cpp decode calls: one per step, however many tokens it checks."""
+    """Counts the batches a runtime evaluates: one per step, however many tokens it checks."""
 
-    def __init__(self, llama: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    def __init__(self, runtime: Runtime, monkeypatch: pytest.MonkeyPatch) -> None:
         self.calls = 0
-        original = llama._ctx.decode
+        original = runtime.evaluate
 
-        def counted(batch: Any) -> None:
+        def counted(tokens: Sequence[int], *, outputs_from: int) -> None:
             self.calls += 1
-            original(batch)
+            original(tokens, outputs_from=outputs_from)
 
-        monkeypatch.setattr(llama._ctx, "decode", counted)
+        monkeypatch.setattr(runtime, "evaluate", counted)
 
 
 @pytest.mark.model
@@ -82,7 +84,7 @@ def test_wrong_guesses_are_dropped_and_the_cache_stays_true(llama: Any) -> None:
     assert take(decode(llama, context, greedy(llama), drafter=wrong), 20) == plain
     # The cache now ends inside rejected rows' territory: continuing from half-way
     # must reuse only what is true and go on as before.
-    assert llama.input_ids[: len(context)].tolist() == context
+    assert llama.cached()[: len(context)] == context
     rest = take(decode(llama, context + plain[:10], greedy(llama)), 10)
     assert rest == plain[10:20]
 
@@ -93,10 +95,9 @@ def test_the_grammar_overrules_the_models_first_choice(llama: Any) -> None:
         llama, "<|im_start|>user\nWrite a haiku about the sea.<|im_end|>\n<|im_start|>assistant\n"
     )
     free = llama.detokenize(take(decode(llama, context, greedy(llama)), 3)).decode()
-    llama_cpp = import_llama_cpp()
     constrained: list[int] = []
     for token in decode(llama, context, greedy(llama, 'root ::= "yes" | "no"')):
-        if llama_cpp.llama_vocab_is_eog(llama._model.vocab, token) or len(constrained) == 5:
+        if llama.is_end(token) or len(constrained) == 5:
             break
         constrained.append(token)
     assert free.strip() not in ("yes", "no")
@@ -107,3 +108,30 @@ def test_common_prefix_counts_the_shared_leading_tokens() -> None:
     assert common_prefix([1, 2, 3, 4], [1, 2, 9]) == 2
     assert common_prefix([], [1]) == 0
     assert common_prefix((5, 6), [5, 6, 7]) == 2
+
+
+# -- the same on a scripted runtime (no weights) --------------------------------------
+
+SCRIPTED = "<|im_start|>user\nCount.<|im_end|>\n<|im_start|>assistant\n"
+
+
+@pytest.mark.parametrize("good", [True, False])
+def test_guesses_never_change_what_is_decoded_on_a_scripted_runtime(
+    good: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runtime = FakeRuntime(replies("1, 2, 3, 4, 5, 6, 7, 8, 9, 10"))
+    context = tokens_of(runtime, SCRIPTED)
+    plain = take(decode(runtime, context, greedy(runtime)), 20)
+    counter = Counting(runtime, monkeypatch)
+
+    def guess(produced: Sequence[int], room: int) -> Sequence[int]:
+        if good:
+            return plain[len(produced) : len(produced) + min(room, 5)]
+        return [0, 0, 0][:room]
+
+    again = take(decode(runtime, context, greedy(runtime), drafter=guess), 20)
+    assert again == plain
+    assert runtime.detokenize(plain).decode() == "1, 2, 3, 4, 5, 6, 7, 8, 9, 10<|im_end|>"[:20]
+    # Right guesses take a batch for several tokens; wrong ones cost one step each.
+    assert (counter.calls <= 6) if good else (counter.calls == 20)
+    assert runtime.cached()[: len(context)] == context

@@ -8,9 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from fake_llama import FakeRuntime, replies
 from springtail import (
     AssistantMessage,
     ChatOptions,
+    LlamaCppChatModel,
     Prompt,
     ScriptedChatModel,
     ToolCall,
@@ -351,3 +353,34 @@ def test_store_failures_leave_the_client_loop_too(
     env, _ = make_env(store, reporter, [calls(call("todo_list")), "never reached"])
     with pytest.raises(StoreError, match="locked"):
         step_class(env).ask("show my to-do list")
+
+
+def test_the_final_step_warms_the_embedded_model_up_with_its_prompt_and_history(
+    tmp_path: Path,
+) -> None:
+    runtime = FakeRuntime(replies("Hello! How can I help?"))
+    model = LlamaCppChatModel._over(runtime)
+    store = Store(tmp_path / "support-bot.db")
+    env = StepEnv(
+        model=model,
+        store=store,
+        reporter=RecordingReporter(),
+        user_name="reader",
+        conversation_id="c-warm",
+        data_dir=tmp_path,
+    )
+    step = FinalStep(env)
+    future = step.warm_up()
+    assert future is not None
+    evaluated = future.result(timeout=60)
+    warmed = runtime.detokenize(runtime.cached()).decode()
+    assert evaluated == len(runtime.cached())
+    assert "product_reserve" in warmed  # the tool definitions are in the cache
+    step.ask("Hi")
+    # The request evaluated only what follows the warmed prefix: no long evaluation again.
+    shared = runtime.tokenize(warmed, special=True)[: evaluated - len("assistant\n")]
+    assert runtime.cached()[: len(shared)] == shared
+    assert sum(runtime.batches) < 200
+    # Server models have nothing to warm up.
+    scripted_env, _ = make_env(store, RecordingReporter(), ["Hi"])
+    assert FinalStep(scripted_env).warm_up() is None

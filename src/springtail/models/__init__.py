@@ -14,7 +14,12 @@ from springtail.models._base import ChatModel, ModelError, ModelUnavailableError
 
 if TYPE_CHECKING:
     from springtail.models._anthropic import AnthropicChatModel as AnthropicChatModel
-    from springtail.models._llamacpp import LlamaCppChatModel as LlamaCppChatModel
+    from springtail.models._llamacpp import (
+        LlamaCppChatModel as LlamaCppChatModel,
+        PlainPolicy as PlainPolicy,
+        SmallModelPolicy as SmallModelPolicy,
+        ToolPolicy as ToolPolicy,
+    )
     from springtail.models._ollama import OllamaChatModel as OllamaChatModel
     from springtail.models._openai import OpenAIChatModel as OpenAIChatModel
     from springtail.models._scripted import (
@@ -31,8 +36,11 @@ __all__ = [
     "ModelUnavailableError",
     "OllamaChatModel",
     "OpenAIChatModel",
+    "PlainPolicy",
     "ScriptExhaustedError",
     "ScriptedChatModel",
+    "SmallModelPolicy",
+    "ToolPolicy",
     "from_uri",
 ]
 
@@ -41,6 +49,9 @@ _LAZY: dict[str, str] = {
     "LlamaCppChatModel": "springtail.models._llamacpp",
     "OllamaChatModel": "springtail.models._ollama",
     "OpenAIChatModel": "springtail.models._openai",
+    "PlainPolicy": "springtail.models._llamacpp",
+    "SmallModelPolicy": "springtail.models._llamacpp",
+    "ToolPolicy": "springtail.models._llamacpp",
     "ScriptExhaustedError": "springtail.models._scripted",
     "ScriptedChatModel": "springtail.models._scripted",
     "from_uri": "springtail.models._uri",

@@ -18,6 +18,7 @@ from springtail import (
     UserMessage,
 )
 from support_bot.steps import Step
+from support_bot.steps.final import FinalStep
 from support_bot.ui._reporter import ConsoleReporter, short
 
 __all__ = ["COMMANDS", "new_conversation_id", "run_chat"]
@@ -109,6 +110,8 @@ def run_chat(
     and the chat goes on; an unavailable model or a store failure ends it,
     in the caller, with one sentence.
     """
+    if isinstance(step, FinalStep):
+        step.warm_up()  # the model evaluates the prompt's start while the user types
     while True:
         line = read_line(prompt)
         if line is None:

@@ -8,5 +8,22 @@ from __future__ import annotations
 
 from springtail.models._llamacpp._files import ensure_model_file
 from springtail.models._llamacpp._model import LlamaCppChatModel
+from springtail.models._llamacpp._policy import (
+    DEFAULT_TOOL_GUIDANCE,
+    Opening,
+    PlainPolicy,
+    SmallModelPolicy,
+    ToolPolicy,
+    TurnView,
+)
 
-__all__ = ["LlamaCppChatModel", "ensure_model_file"]
+__all__ = [
+    "DEFAULT_TOOL_GUIDANCE",
+    "LlamaCppChatModel",
+    "Opening",
+    "PlainPolicy",
+    "SmallModelPolicy",
+    "ToolPolicy",
+    "TurnView",
+    "ensure_model_file",
+]

@@ -36,7 +36,6 @@ logger = logging.getLogger(__name__)
 TAGGED_OPEN = "<tool_call>"
 TAGGED_CLOSE = "</tool_call>"
 FENCE_OPEN = "```json"
-_DEAD = "\x00"  # trie mark: a blocked name ends here
 
 # JSON string characters: no quote, no backslash, no control character; escapes as JSON has them.
 _CHAR = r'[^"\\\x00-\x1F\x7F] | "\\" (["\\/bfnrt] | "u" [0-9a-fA-F]{4})'
@@ -59,11 +58,7 @@ def text_only_grammar() -> str:
     return _TEXT_ONLY
 
 
-def build_grammar(
-    definitions: Sequence[ToolDefinition],
-    *,
-    blocked: frozenset[str] = frozenset(),
-) -> str:
+def build_grammar(definitions: Sequence[ToolDefinition], *, catch_all: bool = True) -> str:
     """The grammar for the body of one ``<tool_call>`` block: a valid call to one of these tools.
 
     The generator places the ``<tool_call>`` and ``</tool_call>`` tokens
@@ -71,19 +66,20 @@ def build_grammar(
     chat template puts around it.
 
     Args:
-        definitions: The tools offered.
-        blocked: Tools that stay in the prompt but cannot be called: used to
-            steer the model off a call it just repeated. With any tool blocked
-            the catch-all branch is left out too.
+        definitions: The tools the call may name.
+        catch_all: Allow a call to a name that is none of them (forbidding it
+            derails the model into garbage; the caller decides what such a
+            call means). Off when the model must call one of ``definitions``.
+
     Built once per tool set (the schemas are frozen with their definitions).
     """
     # Property order is kept: the grammar asks for the arguments in schema order.
     key = tuple((d.name, json.dumps(plain_json(d.input_schema))) for d in definitions)
-    return _build_cached(key, blocked)
+    return _build_cached(key, catch_all)
 
 
 @functools.lru_cache(maxsize=64)
-def _build_cached(tools: tuple[tuple[str, str], ...], blocked: frozenset[str]) -> str:
+def _build_cached(tools: tuple[tuple[str, str], ...], catch_all: bool) -> str:
     from llama_cpp import llama_grammar
 
     converter_type: Any = llama_grammar.SchemaConverter  # untyped upstream
@@ -91,8 +87,6 @@ def _build_cached(tools: tuple[tuple[str, str], ...], blocked: frozenset[str]) -
     branches: list[str] = []
     lines: list[str] = []
     for index, (name, schema_json) in enumerate(tools):
-        if name in blocked:
-            continue
         args_rule = _arguments_rule(converter, index, name, json.loads(schema_json))
         branch = f"tool-{index}"
         lines.append(
@@ -100,14 +94,12 @@ def _build_cached(tools: tuple[tuple[str, str], ...], blocked: frozenset[str]) -
             f"{args_rule}"
         )
         branches.append(branch)
-    if not blocked or not branches:
-        # Once a call has been blocked, the catch-all would be the model's way
-        # around the block (``product_reserve2``), so a retry has none.
+    if catch_all or not branches:
         branches.append("unknown-tool")
     lines.append(
         'unknown-tool ::= "\\"" unknown-name sp "," sp "\\"arguments\\"" sp ":" sp json-object'
     )
-    lines.append(f"unknown-name ::= {_not_any_of([name for name, _ in tools], blocked)}")
+    lines.append(f"unknown-name ::= {_not_any_of([name for name, _ in tools])}")
     # The converter's generic value rules, for the catch-all branch's arguments.
     lines.append(
         'json-object ::= "{" sp ( json-string sp ":" sp json-value '
@@ -153,27 +145,23 @@ def _literal(text: str) -> str:
     return json.dumps(text)
 
 
-def _not_any_of(names: Sequence[str], blocked: frozenset[str]) -> str:
+def _not_any_of(names: Sequence[str]) -> str:
     """A rule for a JSON string's body plus closing quote that equals none of ``names``.
 
     GBNF has no negation, so this walks a trie of the names: at each step the
     string may diverge to any other character (and then continue freely), or
-    end, unless ending there would spell one of the names. A string that starts
-    with a ``blocked`` name is not allowed at all: after a blocked call the
-    model would otherwise write ``product_reserve_again`` through this branch.
+    end, unless ending there would spell one of the names.
     """
     trie: dict[str, Any] = {}
     for name in names:
         node = trie
         for ch in name:
             node = node.setdefault(ch, {})
-        node["" if name not in blocked else _DEAD] = {}
+        node[""] = {}
     return _trie_rule(trie) or '"\\""'
 
 
 def _trie_rule(node: dict[str, Any]) -> str | None:
-    if _DEAD in node:
-        return None
     children = sorted(ch for ch in node if ch)
     excluded = "".join(_class_char(ch) for ch in children)
     alternatives = [f'[^"\\\\\\x00-\\x1F\\x7F{excluded}] json-char* "\\""']

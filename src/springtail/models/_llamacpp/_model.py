@@ -8,28 +8,27 @@ import logging
 import os
 import threading
 import uuid
-from collections.abc import AsyncIterator, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import AsyncIterator, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from springtail._sync import iterate_sync, run_sync
-from springtail.messages import (
-    AssistantMessage,
-    ChatOptions,
-    ChatResponse,
-    Prompt,
-    ToolCall,
-    ToolResponseMessage,
-    UserMessage,
-)
+from springtail.messages import AssistantMessage, ChatOptions, ChatResponse, Prompt, ToolCall
 from springtail.models._base import ModelError, ModelUnavailableError
 from springtail.models._llamacpp._decoding import common_prefix
 from springtail.models._llamacpp._files import EMBEDDED_MODELS, ensure_model_file, model_dir
-from springtail.models._llamacpp._generation import Answered, Generator, Sink, Turn
+from springtail.models._llamacpp._generation import Generator, Sink, Turn
+from springtail.models._llamacpp._llama import (
+    LlamaRuntime,
+    default_threads,
+    import_llama_cpp,
+    load_llama,
+)
+from springtail.models._llamacpp._policy import PlainPolicy, SmallModelPolicy, ToolPolicy, TurnView
 from springtail.models._llamacpp._prompt_cache import PromptCache
-from springtail.models._llamacpp._runtime import default_threads, import_llama_cpp, load_llama
-from springtail.models._llamacpp._template import DEFAULT_TOOL_GUIDANCE, TemplateRenderer
+from springtail.models._llamacpp._runtime import Runtime
+from springtail.models._llamacpp._template import TemplateRenderer
 from springtail.models._wire import effective_options, tool_definitions
 
 __all__ = ["LlamaCppChatModel"]
@@ -38,23 +37,20 @@ logger = logging.getLogger("springtail.models.llamacpp")
 
 
 class _Engine:
-    """A loaded model: the llama.cpp context and the renderer of its chat template."""
+    """A loaded model: the runtime and the renderer of its chat template."""
 
-    def __init__(self, llama: Any, renderer: TemplateRenderer) -> None:
-        self.llama = llama
+    def __init__(self, runtime: Runtime, renderer: TemplateRenderer) -> None:
+        self.runtime = runtime
         self.renderer = renderer
         self._call_openers: Any = None
         self._end_tokens: tuple[int, ...] | None = None
         self.prompt_cache: PromptCache | None = None
 
     def end_tokens(self) -> tuple[int, ...]:
-        """The tokens that end a generation (llama.cpp's end-of-generation set), found once."""
+        """The tokens that end a generation, found once."""
         if self._end_tokens is None:
-            llama_cpp = import_llama_cpp()
-            vocab = self.llama._model.vocab
-            self._end_tokens = tuple(
-                i for i in range(self.llama.n_vocab()) if llama_cpp.llama_vocab_is_eog(vocab, i)
-            )
+            runtime = self.runtime
+            self._end_tokens = tuple(i for i in range(runtime.n_vocab) if runtime.is_end(i))
         return self._end_tokens
 
     def call_openers(self) -> Any:
@@ -67,14 +63,11 @@ class _Engine:
         if self._call_openers is None:
             import numpy as np
 
-            llama = self.llama
-            # The raw token texts (0.1 s, a third of detokenizing each token):
-            # what the call openers start with is plain ASCII either way.
-            pieces = (llama._model.token_get_text(i) for i in range(llama.n_vocab()))
+            runtime = self.runtime
+            # The raw token texts: what the call openers start with is plain ASCII either way.
+            pieces = (runtime.token_text(i) for i in range(runtime.n_vocab))
             self._call_openers = np.fromiter(
-                (p.startswith(("<", "{", "```")) for p in pieces),
-                dtype=bool,
-                count=llama.n_vocab(),
+                (p.startswith(("<", "{", "```")) for p in pieces), dtype=bool, count=runtime.n_vocab
             )
         return self._call_openers
 
@@ -88,9 +81,11 @@ class LlamaCppChatModel:
     thread per model (a llama.cpp context is not thread-safe), so concurrent
     requests to one model take turns and never block the event loop.
 
-    Tool calls are constrained by a grammar built from the request's tool
-    schemas, so a call always names a tool and carries schema-valid
-    arguments (see ``docs/embedded-model.md``).
+    The provider renders the model's own chat template, decodes (a tool call's
+    body under a grammar built from the tools' schemas, so a call always names
+    a tool and carries schema-valid arguments), streams and caches. The rules
+    a small model needs beyond that live in its ``policy``
+    (``docs/embedded-model.md``).
     """
 
     def __init__(
@@ -100,10 +95,7 @@ class LlamaCppChatModel:
         n_threads: int | None = None,
         n_ctx: int = 4096,
         default_options: ChatOptions | None = None,
-        tool_guidance: str | None = DEFAULT_TOOL_GUIDANCE,
-        max_repeat_retries: int = 0,
-        offer_named_tools: bool = True,
-        follow_up_call_floor: float | None = 0.01,
+        policy: ToolPolicy | None = None,
         progress: bool = False,
         weight_repacking: bool | None = None,
         prompt_cache: bool | str | Path = True,
@@ -119,27 +111,11 @@ class LlamaCppChatModel:
             default_options: Options used when a request leaves them unset.
                 Temperature defaults to 0: the small model chooses tools best
                 when it does not sample.
-            tool_guidance: A sentence added to the system prompt when tools are
-                offered, keeping the small model from calling tools for
-                greetings; ``None`` leaves the system prompt untouched.
-            max_repeat_retries: How often a reply that only repeats calls
-                already answered in this turn is generated again with those
-                tools blocked, before the model must answer in prose.
-            offer_named_tools: Once a turn has tool results, offer a call to
-                a tool the request names word for word but the turn has not
-                called ("... and add that as a to-do" after a reservation)
-                before letting the model answer.
-                The 1.5B model otherwise answers after the first of two
-                requested actions (see ``docs/embedded-model.md``).
-            follow_up_call_floor: In a conversation that already has answers,
-                a new request opens with a tool call when the model gives the
-                call-opening tokens at least this share of its first token's
-                probability, even if prose is likelier. Shown earlier answers,
-                the 1.5B model rates calling low (0.02–0.12 for requests that
-                need a tool, at most 0.005 for small talk) and answers from nothing;
-                once a follow-up has called, the history shows calls and the
-                share climbs again (0.24, 0.68, 0.98). ``None`` keeps the
-                plain greedy choice. See ``docs/embedded-model.md``.
+            policy: The rules beyond translating and decoding that a small
+                model needs to call tools well (``SmallModelPolicy``, the
+                default for the embedded models), or ``PlainPolicy()`` (the
+                default for any other GGUF): the template and the call grammar
+                alone.
             progress: Show a progress bar on stderr while the embedded model
                 file is assembled on first use.
             weight_repacking: Let llama.cpp repack weights for faster prompt
@@ -157,26 +133,29 @@ class LlamaCppChatModel:
             raise ValueError(f"n_ctx={n_ctx} is too small for a chat: use at least 256 tokens.")
         if n_threads is not None and n_threads < 1:
             raise ValueError(f"n_threads={n_threads} must be at least 1 (or None for all cores).")
-        if max_repeat_retries < 0:
-            raise ValueError(f"max_repeat_retries={max_repeat_retries} must not be negative.")
         self.model = str(model)
         self.n_ctx = n_ctx
         self.n_threads = n_threads if n_threads is not None else default_threads()
         self.default_options = default_options or ChatOptions()
-        self.tool_guidance = tool_guidance
-        self.max_repeat_retries = max_repeat_retries
-        self.offer_named_tools = offer_named_tools
-        if follow_up_call_floor is not None and not 0.0 < follow_up_call_floor <= 1.0:
-            raise ValueError(
-                f"follow_up_call_floor={follow_up_call_floor} must lie in (0, 1], or be None."
-            )
-        self.follow_up_call_floor = follow_up_call_floor
+        if policy is None:
+            policy = SmallModelPolicy() if self.model in EMBEDDED_MODELS else PlainPolicy()
+        self.policy: ToolPolicy = policy
         self._progress = progress
         self._weight_repacking = weight_repacking
         self._prompt_cache_folder = _prompt_cache_folder(prompt_cache)
         self._engine: _Engine | None = None
         self._lock = threading.Lock()
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="springtail-llama")
+
+    @classmethod
+    def _over(cls, runtime: Runtime, **kwargs: Any) -> LlamaCppChatModel:
+        """A model over a runtime already loaded (the tests' scripted one); no cache on disk."""
+        model = cls("embedded", prompt_cache=False, n_ctx=runtime.n_ctx, **kwargs)
+        renderer = TemplateRenderer(
+            runtime.chat_template or "", eos_token=runtime.eos_text, bos_token=runtime.bos_text
+        )
+        model._engine = _Engine(runtime, renderer)
+        return model
 
     def __repr__(self) -> str:
         return (
@@ -231,14 +210,24 @@ class LlamaCppChatModel:
             cancel.set()
         yield self._response(turn, text="")
 
+    def prepare(self, prompt: Prompt) -> Future[int]:
+        """Start evaluating ``prompt`` in the background; returns at once.
+
+        A chat knows its system prompt and tools before the user has typed a
+        word: evaluating them while the user types (about 20 s on 2 cores for
+        support-bot's) means the first request evaluates only itself. The model
+        is loaded too, if it was not. A request made meanwhile waits for this
+        evaluation and then reuses it. The future gives how many tokens of the
+        prompt the KV cache holds, or the error that loading hit.
+        """
+        return self._executor.submit(self._prepare, prompt)
+
     def close(self) -> None:
         """Free the model's memory; a later call loads it again."""
         with self._lock:
             engine, self._engine = self._engine, None
         if engine is not None:
-            close = getattr(engine.llama, "close", None)
-            if close is not None:
-                close()
+            engine.runtime.close()
 
     # -- generation (runs on the worker thread) ------------------------------------
 
@@ -259,26 +248,23 @@ class LlamaCppChatModel:
     def _load(self) -> _Engine:
         if self._engine is None:
             path = self._model_path()
-            llama = load_llama(
-                path,
-                n_ctx=self.n_ctx,
-                n_threads=self.n_threads,
-                weight_repacking=self._weight_repacking,
+            runtime = LlamaRuntime(
+                load_llama(
+                    path,
+                    n_ctx=self.n_ctx,
+                    n_threads=self.n_threads,
+                    weight_repacking=self._weight_repacking,
+                )
             )
-            template = llama.metadata.get("tokenizer.chat_template")
-            if not template:
+            if not runtime.chat_template:
                 raise ModelUnavailableError(
                     f"{path} has no chat template in its metadata: springtail renders "
                     "prompts with the model's own template, so use an instruct/chat GGUF."
                 )
-            eos = llama.token_eos()
-            bos = llama.token_bos()
             renderer = TemplateRenderer(
-                template,
-                eos_token=llama._model.token_get_text(eos) if eos != -1 else "",
-                bos_token=llama._model.token_get_text(bos) if bos != -1 else "",
+                runtime.chat_template, eos_token=runtime.eos_text, bos_token=runtime.bos_text
             )
-            self._engine = _Engine(llama, renderer)
+            self._engine = _Engine(runtime, renderer)
             if self._prompt_cache_folder is not None:
                 self._engine.prompt_cache = PromptCache(
                     self._prompt_cache_folder, _identity(path, self.n_ctx)
@@ -296,69 +282,73 @@ class LlamaCppChatModel:
             )
         return path
 
+    def _tokens(self, engine: _Engine, prompt: Prompt) -> tuple[list[int], ChatOptions]:
+        """The prompt's tokens (rendered with the policy's guidance) and its options."""
+        policy = self.policy
+        options = effective_options(self.default_options, prompt)
+        text = engine.renderer.render(
+            prompt.messages,
+            tool_definitions(options),
+            guidance=policy.guidance,
+            result_text=policy.result_text,
+        )
+        tokens = engine.runtime.tokenize(text, special=True)
+        if len(tokens) >= self.n_ctx:
+            raise ModelError(
+                f"The prompt is {len(tokens)} tokens, more than the model's context of "
+                f"{self.n_ctx}: shorten the conversation (a smaller chat-memory window) "
+                "or build the model with a larger n_ctx."
+            )
+        return tokens, options
+
+    def _held(self, engine: _Engine, tokens: list[int]) -> int:
+        """How many leading tokens the KV cache holds, after loading a saved prompt if it helps."""
+        held = common_prefix(engine.runtime.cached(), tokens)
+        if engine.prompt_cache is not None:
+            held = engine.prompt_cache.restore(engine.runtime, tokens, held=held)
+        logger.debug("prompt: %d tokens, %d of them cached", len(tokens), held)
+        return held
+
+    def _save(self, engine: _Engine, tokens: list[int], held: int) -> None:
+        cache = engine.prompt_cache
+        if cache is not None and len(tokens) - held >= cache.min_tokens:
+            # A long prompt was evaluated from scratch: the next process need not.
+            cache.save(engine.runtime)
+
+    def _prepare(self, prompt: Prompt) -> int:
+        with self._lock:
+            engine = self._load()
+            tokens, _ = self._tokens(engine, prompt)
+            held = self._held(engine, tokens)
+            runtime = engine.runtime
+            kept = runtime.keep_prefix(held)
+            if kept < len(tokens):
+                runtime.evaluate_long(tokens[kept:])
+            self._save(engine, tokens, kept)
+            return len(tokens)
+
     def _run_turn(self, prompt: Prompt, sink: Sink | None, cancel: threading.Event) -> Turn:
         with self._lock:
             engine = self._load()
-            options = effective_options(self.default_options, prompt)
+            runtime = engine.runtime
+            policy = self.policy
+            tokens, options = self._tokens(engine, prompt)
             tools = tool_definitions(options)
-            text = engine.renderer.render(prompt.messages, tools, guidance=self.tool_guidance)
-            tokens = engine.llama.tokenize(text.encode("utf-8"), add_bos=False, special=True)
-            if len(tokens) >= self.n_ctx:
-                raise ModelError(
-                    f"The prompt is {len(tokens)} tokens, more than the model's context of "
-                    f"{self.n_ctx}: shorten the conversation (a smaller chat-memory window) "
-                    "or build the model with a larger n_ctx."
-                )
-            held = _cached(engine, tokens)
-            cache = engine.prompt_cache
-            if cache is not None:
-                held = cache.restore(engine.llama, tokens, held=held)
-            logger.debug("prompt: %d tokens, %d of them cached", len(tokens), held)
-            answered = _answered_calls(prompt)
-            floor = self.follow_up_call_floor
-            call_floor = None
-            if floor is not None and tools and not answered and _is_follow_up(prompt):
-                call_floor = (floor, engine.call_openers())
-            request = _last_request(prompt)
+            held = self._held(engine, tokens)
             generator = Generator(
-                engine.llama,
+                runtime,
                 tokens,
                 options,
                 sink,
                 cancel,
-                call_floor=call_floor,
+                policy=policy,
+                view=TurnView.of(prompt.messages),
+                call_openers=engine.call_openers() if tools else None,
                 end_tokens=engine.end_tokens(),
-                request=request,
             )
-            turn = generator.turn(
-                tools,
-                answered,
-                self.max_repeat_retries,
-                request if self.offer_named_tools else "",
-            )
-            if cache is not None and len(tokens) - held >= cache.min_tokens:
-                # A long prompt was evaluated from scratch: the next process need not.
-                cache.save(engine.llama)
+            turn = generator.turn(tools)
+            self._save(engine, tokens, held)
             return turn
-
-
-def _answered_calls(prompt: Prompt) -> Answered:
-    """The calls made since the last user message, and the tools that succeeded."""
-    keys: set[tuple[str, str]] = set()
-    succeeded: set[str] = set()
-    for message in reversed(prompt.messages):
-        if isinstance(message, UserMessage):
-            break
-        if isinstance(message, ToolResponseMessage):
-            succeeded.update(r.name for r in message.responses if not r.is_error)
-        if isinstance(message, AssistantMessage):
-            for call in message.tool_calls:
-                try:
-                    arguments = json.loads(call.arguments or "{}")
-                except ValueError:
-                    continue
-                keys.add((call.name, json.dumps(arguments, sort_keys=True)))
-    return Answered(frozenset(keys), frozenset(succeeded))
 
 
 def _prompt_cache_folder(setting: bool | str | Path) -> Path | None:
@@ -384,26 +374,3 @@ def _identity(path: Path, n_ctx: int) -> str:
     except OSError:
         file = str(path)
     return f"{file}|llama-cpp-python {llama_cpp.__version__}|n_ctx {n_ctx}"
-
-
-def _cached(engine: _Engine, tokens: Sequence[int]) -> int:
-    """How many leading tokens of ``tokens`` the KV cache already holds."""
-    return common_prefix(engine.llama.input_ids[: engine.llama.n_tokens].tolist(), tokens)
-
-
-def _is_follow_up(prompt: Prompt) -> bool:
-    """Whether the last user message comes after an answer in the conversation."""
-    seen_user = False
-    for message in reversed(prompt.messages):
-        if isinstance(message, UserMessage):
-            seen_user = True
-        elif seen_user and isinstance(message, AssistantMessage):
-            return True
-    return False
-
-
-def _last_request(prompt: Prompt) -> str:
-    for message in reversed(prompt.messages):
-        if isinstance(message, UserMessage):
-            return message.text
-    return ""

@@ -17,7 +17,6 @@ stops the model from answering.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import hashlib
 import logging
 import os
@@ -26,10 +25,9 @@ import tempfile
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from springtail.models._llamacpp._decoding import common_prefix
-from springtail.models._llamacpp._runtime import import_llama_cpp
+from springtail.models._llamacpp._runtime import Runtime
 
 __all__ = ["PromptCache"]
 
@@ -68,11 +66,11 @@ class PromptCache:
         self.min_tokens = min_tokens
         self._stem = hashlib.sha256(identity.encode("utf-8")).hexdigest()[:16]
 
-    def restore(self, llama: Any, tokens: list[int], *, held: int) -> int:
+    def restore(self, runtime: Runtime, tokens: list[int], *, held: int) -> int:
         """Load the saved cache sharing the longest prefix with ``tokens``, if it beats ``held``.
 
         Args:
-            llama: The loaded ``llama_cpp.Llama``.
+            runtime: The loaded model.
             tokens: The prompt about to be evaluated.
             held: How many of its tokens the in-memory cache already holds.
 
@@ -90,7 +88,7 @@ class PromptCache:
         if best is None:
             return held
         shared, entry = best
-        if not self._load(llama, entry):
+        if not self._load(runtime, entry):
             return held
         with contextlib.suppress(OSError):
             os.utime(entry.path)  # recently used: kept longest
@@ -99,21 +97,18 @@ class PromptCache:
         )
         return shared
 
-    def save(self, llama: Any) -> Path | None:
+    def save(self, runtime: Runtime) -> Path | None:
         """Write what the KV cache holds now; ``None`` when it is too short or cannot be written."""
-        count = int(llama.n_tokens)
-        if count < self.min_tokens:
+        if len(runtime.cached()) < self.min_tokens:
             return None
-        llama_cpp = import_llama_cpp()
-        tokens = [int(t) for t in llama.input_ids[:count]]
-        size = int(llama_cpp.llama_state_seq_get_size(llama._ctx.ctx, 0))
-        state = (ctypes.c_uint8 * size)()
-        written = int(llama_cpp.llama_state_seq_get_data(llama._ctx.ctx, state, size, 0))
-        if written == 0:
+        saved = runtime.save_state()
+        if saved is None:
             logger.warning("prompt cache: llama.cpp returned no state to save")
             return None
+        tokens, state = saved
+        count, written = len(tokens), len(state)
         token_bytes = struct.pack(f"<{count}i", *tokens)
-        payload = memoryview(state)[:written]
+        payload = state
         check = zlib.crc32(payload, zlib.crc32(token_bytes))
         digest = hashlib.sha256(token_bytes).hexdigest()[:16]
         target = self.folder / f"{self._stem}-{digest}.kv"
@@ -164,8 +159,7 @@ class PromptCache:
             return None
         return struct.unpack(f"<{count}i", raw)
 
-    def _load(self, llama: Any, entry: _Entry) -> bool:
-        llama_cpp = import_llama_cpp()
+    def _load(self, runtime: Runtime, entry: _Entry) -> bool:
         try:
             data = entry.path.read_bytes()
             _, _, count, size, check = _HEADER.unpack_from(data)
@@ -179,16 +173,9 @@ class PromptCache:
         except (OSError, ValueError, struct.error) as exc:
             self._discard(entry.path, exc)
             return False
-        llama._ctx.kv_cache_seq_rm(-1, 0, -1)
-        buffer = (ctypes.c_uint8 * size).from_buffer_copy(payload)
-        if int(llama_cpp.llama_state_seq_set_data(llama._ctx.ctx, buffer, size, 0)) == 0:
-            llama._ctx.kv_cache_seq_rm(-1, 0, -1)
-            llama.n_tokens = 0
+        if not runtime.load_state(entry.tokens, payload):
             self._discard(entry.path, ValueError("llama.cpp could not load it"))
             return False
-        llama.input_ids[:count] = entry.tokens
-        llama.n_tokens = count
-        llama._requires_eval = True
         return True
 
     def _discard(self, path: Path, reason: Exception) -> None:

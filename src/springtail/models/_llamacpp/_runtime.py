@@ -1,132 +1,98 @@
-"""Loading a GGUF file into llama.cpp, with the workarounds the runtime needs.
+"""The runtime interface the embedded model drives: tokens in, logits and samples out.
 
-``llama_cpp`` is imported here and only here, when the first model loads.
+``_llama.py`` implements it over llama-cpp-python (and is the only module that
+touches llama-cpp-python's private attributes, so a version upgrade changes
+one file); the tests implement it with a scripted fake whose "model" yields
+chosen tokens, so every decoding rule can be tested without the real model.
 """
 
 from __future__ import annotations
 
-import contextlib
-import os
-import threading
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
-from springtail.models._base import ModelUnavailableError
-
-__all__ = ["default_threads", "import_llama_cpp", "load_llama", "weight_repacking_default"]
-
-_PATCH_LOCK = threading.Lock()
+__all__ = ["Runtime", "TokenSampler"]
 
 
-def import_llama_cpp() -> Any:
-    """The ``llama_cpp`` module, or an error that says how to install it."""
-    try:
-        import llama_cpp
-    except ImportError as exc:
-        raise ModelUnavailableError(
-            "The embedded model needs llama-cpp-python, which is not installed: "
-            "pip install 'springtail[embedded]' (it builds llama.cpp from source, "
-            "which takes a few minutes and needs a C compiler and cmake)."
-        ) from exc
-    return llama_cpp
+class TokenSampler(Protocol):
+    """Picks tokens from the rows of the last evaluated batch."""
+
+    def sample(self, row: int) -> int:
+        """The token for ``row`` of the last batch (the sampler's state advances)."""
+        ...
+
+    def close(self) -> None:
+        """Free the sampler's native memory."""
+        ...
 
 
-def default_threads() -> int:
-    """``SPRINGTAIL_THREADS`` if set, else every core this process may use."""
-    value = os.environ.get("SPRINGTAIL_THREADS", "").strip()
-    if value:
-        try:
-            threads = int(value)
-        except ValueError:
-            raise ValueError(
-                f"SPRINGTAIL_THREADS={value!r} is not a whole number of threads."
-            ) from None
-        if threads < 1:
-            raise ValueError(f"SPRINGTAIL_THREADS={value!r} must be at least 1.")
-        return threads
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
+class Runtime(Protocol):
+    """A loaded model with one sequence of KV cache."""
 
+    n_ctx: int
+    n_vocab: int
+    n_batch: int
+    seed: int
+    chat_template: str | None
+    eos_text: str
+    bos_text: str
 
-def weight_repacking_default() -> bool:
-    """Whether llama.cpp may repack weights into its extra buffer types.
+    def tokenize(self, text: str, *, special: bool) -> list[int]:
+        """Tokens of ``text``; with ``special`` the special-token texts become their tokens."""
+        ...
 
-    llama-cpp-python 0.3.36 built with ``-march=native`` on a CPU with Intel
-    AMX repacks the weights for AMX and then crashes (SIGSEGV) on the first
-    prompt longer than one token. Repacking is therefore off on AMX CPUs
-    unless ``SPRINGTAIL_LLAMA_REPACK=1`` asks for it.
-    """
-    value = os.environ.get("SPRINGTAIL_LLAMA_REPACK", "").strip().lower()
-    if value:
-        return value in ("1", "true", "yes", "on")
-    return not _cpu_has_amx()
+    def detokenize(self, tokens: Sequence[int]) -> bytes:
+        """The bytes of ``tokens``, special tokens written out."""
+        ...
 
+    def token_text(self, token: int) -> str:
+        """The raw vocabulary entry of ``token`` (no decoding of byte pieces)."""
+        ...
 
-def _cpu_has_amx() -> bool:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as info:
-            for line in info:
-                if line.startswith("flags"):
-                    return "amx_tile" in line.split()
-    except OSError:
-        pass
-    return False
+    def is_end(self, token: int) -> bool:
+        """Whether ``token`` ends a generation."""
+        ...
 
+    def cached(self) -> list[int]:
+        """The tokens whose keys and values the cache holds, in order."""
+        ...
 
-@contextlib.contextmanager
-def _model_params_override(llama_cpp: Any, *, use_extra_bufts: bool) -> Iterator[None]:
-    # ``Llama`` has no argument for this flag, and it reads the defaults
-    # inside its constructor, so the defaults are swapped while it runs.
-    low = llama_cpp.llama_cpp
-    original = low.llama_model_default_params
+    def keep_prefix(self, count: int) -> int:
+        """Cut the cache back to its first ``count`` tokens; how many it kept (0: reset)."""
+        ...
 
-    def params() -> Any:
-        value = original()
-        value.use_extra_bufts = use_extra_bufts
-        return value
+    def evaluate(self, tokens: Sequence[int], *, outputs_from: int) -> None:
+        """Evaluate ``tokens`` after the cache in one batch, logits from row ``outputs_from`` on."""
+        ...
 
-    with _PATCH_LOCK:
-        low.llama_model_default_params = params
-        try:
-            yield
-        finally:
-            low.llama_model_default_params = original
+    def evaluate_long(self, tokens: Sequence[int]) -> None:
+        """Evaluate many tokens after the cache, in as many batches as it takes."""
+        ...
 
+    def logits(self, row: int) -> Any:
+        """The logits (a numpy array over the vocabulary) of ``row`` of the last batch."""
+        ...
 
-def load_llama(
-    path: Path,
-    *,
-    n_ctx: int,
-    n_threads: int,
-    n_batch: int = 512,
-    weight_repacking: bool | None = None,
-    **kwargs: Any,
-) -> Any:
-    """A ``llama_cpp.Llama`` for ``path``, or a ModelUnavailableError that says why not."""
-    llama_cpp = import_llama_cpp()
-    if not path.is_file():
-        raise ModelUnavailableError(
-            f"The model file {path} does not exist: give the path of a .gguf file, "
-            "or use 'embedded' for the built-in model."
-        )
-    repack = weight_repacking_default() if weight_repacking is None else weight_repacking
-    try:
-        with _model_params_override(llama_cpp, use_extra_bufts=repack):
-            return llama_cpp.Llama(
-                model_path=str(path),
-                n_ctx=n_ctx,
-                n_threads=n_threads,
-                n_threads_batch=n_threads,
-                n_batch=n_batch,
-                verbose=False,
-                **kwargs,
-            )
-    except (ValueError, RuntimeError, OSError) as exc:
-        print_hint = "" if path.suffix == ".gguf" else " (its name does not even end in .gguf)"
-        raise ModelUnavailableError(
-            f"llama.cpp cannot load {path}{print_hint}: it is not a valid GGUF model file "
-            f"or is damaged ({exc}). Download it again, or use 'embedded'."
-        ) from exc
+    def sampler(
+        self,
+        *,
+        temperature: float,
+        top_p: float,
+        seed: int,
+        grammar: str | None,
+        not_first: Sequence[int] = (),
+    ) -> TokenSampler:
+        """A sampler for one generation; ``not_first`` are tokens its first pick may not be."""
+        ...
+
+    def save_state(self) -> tuple[list[int], bytes] | None:
+        """The cached tokens and the cache's state, or ``None`` when it cannot be read."""
+        ...
+
+    def load_state(self, tokens: Sequence[int], state: bytes) -> bool:
+        """Replace the cache with a saved state of ``tokens``; false when it was refused."""
+        ...
+
+    def close(self) -> None:
+        """Free the model."""
+        ...

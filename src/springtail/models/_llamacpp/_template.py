@@ -17,7 +17,7 @@ knows. Two details matter for a small model:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from springtail.messages import (
     AssistantMessage,
@@ -26,56 +26,49 @@ from springtail.messages import (
     ToolResponseMessage,
     UserMessage,
 )
+from springtail.models._llamacpp._llama import chat_formatter
 from springtail.models._wire import arguments_to_object, function_tools
 from springtail.tools._definition import ToolDefinition
 
-__all__ = [
-    "DEFAULT_TOOL_GUIDANCE",
-    "TemplateRenderer",
-    "template_messages",
-    "tool_result_text",
-]
+__all__ = ["ResultText", "TemplateRenderer", "template_messages"]
 
-DEFAULT_TOOL_GUIDANCE = (
-    "Only call a function when the request needs what the function returns. "
-    "Reply to greetings, thanks and general questions in plain text, without a function."
-)
-"""Added to the system prompt when tools are offered.
 
-Measured on the 1.5B model with the support-bot tools: without it, "Hi! Who
-are you?" was answered with a call to ``current_datetime`` (62% of the first
-token's probability went to a call); with it, 95% goes to a greeting, while
-"What is 128 times 32?" still goes to ``calculate``.
-"""
+class ResultText(Protocol):
+    """How a tool's result reads inside the template (the policy decides)."""
+
+    def __call__(self, name: str, data: str, *, is_error: bool) -> str: ...
+
+
+def _as_given(name: str, data: str, *, is_error: bool) -> str:
+    return data
 
 
 class TemplateRenderer:
     """Renders prompts with one model's chat template."""
 
     def __init__(self, template: str, *, eos_token: str, bos_token: str) -> None:
-        from llama_cpp.llama_chat_format import Jinja2ChatFormatter
-
-        self._formatter: Any = Jinja2ChatFormatter(
-            template, eos_token=eos_token, bos_token=bos_token, add_generation_prompt=True
-        )
+        self._formatter: Any = chat_formatter(template, eos_token=eos_token, bos_token=bos_token)
 
     def render(
         self,
         messages: Sequence[Message],
         tools: Sequence[ToolDefinition],
         *,
-        guidance: str | None = DEFAULT_TOOL_GUIDANCE,
+        guidance: str | None = None,
+        result_text: ResultText = _as_given,
     ) -> str:
         """The prompt text, ending where the assistant's reply begins."""
         rendered = self._formatter(
-            messages=template_messages(messages, guidance if tools else None),
+            messages=template_messages(messages, guidance if tools else None, result_text),
             tools=function_tools(list(tools)) or None,
         )
         return str(rendered.prompt)
 
 
 def template_messages(
-    messages: Sequence[Message], guidance: str | None = None
+    messages: Sequence[Message],
+    guidance: str | None = None,
+    result_text: ResultText = _as_given,
 ) -> list[dict[str, Any]]:
     """Messages as the dicts a Hugging Face chat template reads.
 
@@ -109,7 +102,7 @@ def template_messages(
                     "role": "tool",
                     "tool_call_id": r.id,
                     "name": r.name,
-                    "content": tool_result_text(r.name, r.response_data, is_error=r.is_error),
+                    "content": result_text(r.name, r.response_data, is_error=r.is_error),
                 }
                 for r in message.responses
             )
@@ -119,13 +112,3 @@ def template_messages(
         else:
             result.insert(0, {"role": "system", "content": guidance})
     return result
-
-
-def tool_result_text(name: str, data: str, *, is_error: bool = False) -> str:
-    """A tool's result as the model reads it inside ``<tool_response>``.
-
-    The template shows only the result text; a bare ``4096`` left the 1.5B
-    model answering "Thank you for your question." without the number, while
-    ``calculate returned: 4096`` got "The result of 128 times 32 is 4096."
-    """
-    return f"{name} {'failed' if is_error else 'returned'}: {data}"

@@ -1,0 +1,13 @@
+"""The embedded model's end-to-end evaluation: tool sets × system prompts × request kinds.
+
+Each request runs through a real ``ChatClient`` with a ``ToolCallingAdvisor``
+(and chat memory for conversations) against real tools with real results. A
+request passes when the tools the model ran are exactly the expected calls
+with the expected arguments (no unwanted call) and the final answer states
+what the tools returned. The cases are split into a development half, on
+which rules are chosen, and a held-out half, which is only reported.
+
+    python -m bench.matrix                       # both halves, every cell
+    python -m bench.matrix --half dev            # the development half only
+    python -m bench.matrix --tool-set calendar --prompt none --kind twice
+"""

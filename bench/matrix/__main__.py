@@ -1,0 +1,65 @@
+"""``python -m bench.matrix``: run the evaluation matrix on the embedded model and print it."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.matrix._calendar import CALENDAR
+from bench.matrix._cases import KINDS
+from bench.matrix._orders import ORDERS
+from bench.matrix._prompts import PROMPTS
+from bench.matrix._report import table
+from bench.matrix._run import Runner, Selection, TurnResult
+from bench.matrix._shop import SHOP
+
+TOOL_SETS = (SHOP, CALENDAR, ORDERS)
+
+
+def _set(values: list[str] | None) -> frozenset[Any] | None:
+    return frozenset(values) if values else None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.matrix", description=__doc__)
+    parser.add_argument("--model", default="embedded", help="embedded, embedded-small or a GGUF")
+    parser.add_argument("--half", choices=("dev", "held-out", "both"), default="both")
+    parser.add_argument("--tool-set", action="append", choices=[t.name for t in TOOL_SETS])
+    parser.add_argument("--prompt", action="append", choices=list(PROMPTS))
+    parser.add_argument("--kind", action="append", choices=list(KINDS))
+    parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument("--output", type=Path, help="write every turn's result as JSON here")
+    args = parser.parse_args(argv)
+
+    from springtail.models import LlamaCppChatModel
+
+    halves = frozenset(("dev", "held-out") if args.half == "both" else (args.half,))
+    selection = Selection(halves, _set(args.tool_set), _set(args.prompt), _set(args.kind))
+    model = LlamaCppChatModel(args.model, n_threads=args.threads)
+    runner = Runner(model, TOOL_SETS, PROMPTS, selection)
+    started = time.perf_counter()
+    results: list[TurnResult] = []
+    try:
+        results = runner.run(on_turn=lambda r: print(r.line(), flush=True))
+    finally:
+        model.close()
+    print(
+        f"\n{args.model}, {len(results)} requests in {(time.perf_counter() - started) / 60:.1f} "
+        "min\n"
+    )
+    print(table(results))
+    for half in ("dev", "held-out"):
+        part = [r for r in results if r.half == half]
+        if part and len(halves) > 1:
+            print(f"\n== {half}\n{table(part)}")
+    if args.output:
+        args.output.write_text(json.dumps([r.as_json() for r in results], indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,93 @@
+"""What one request of the matrix expects: the calls, their arguments, and the answer."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Kind = Literal["single", "twice", "chain", "none", "follow-up"]
+Half = Literal["dev", "held-out"]
+KINDS: tuple[Kind, ...] = ("single", "twice", "chain", "none", "follow-up")
+
+Value = Any
+"""An expected argument: a number (compared by value), text (compared ignoring case and a
+final period), a :class:`Contains` (free text that must hold a word), a list or a dict of these,
+or ``ANY`` (present, any value)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Contains:
+    """Free text (a title, a message) that must contain each of these words."""
+
+    words: tuple[str, ...]
+
+
+def contains(*words: str) -> Contains:
+    """Free text that must contain each of ``words`` (case-insensitive)."""
+    return Contains(words)
+
+
+ANY: Any = object()
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """One expected tool call; arguments not named here may take any value."""
+
+    name: str
+    arguments: Mapping[str, Value] = field(default_factory=dict)
+
+
+def call(name: str, **arguments: Value) -> Call:
+    """An expected call."""
+    return Call(name, arguments)
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One request and what a right answer to it does.
+
+    ``answer`` lists groups of alternatives: the answer must contain one string
+    of every group (case-insensitive; thousands separators and spaces ignored
+    for numbers). A request that needs no tool expects no call.
+    """
+
+    request: str
+    calls: tuple[Call, ...] = ()
+    answer: tuple[tuple[str, ...], ...] = ()
+    ordered: bool = False
+
+
+def turn(
+    request: str,
+    *calls: Call,
+    answer: Sequence[str | Sequence[str]] = (),
+    ordered: bool = False,
+) -> Turn:
+    """A request, its calls and the answer groups (a string is a group of one)."""
+    groups = tuple((a,) if isinstance(a, str) else tuple(a) for a in answer)
+    return Turn(request, calls, groups, ordered)
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    """One case: a request (or a conversation of several), its kind and its half."""
+
+    kind: Kind
+    half: Half
+    turns: tuple[Turn, ...]
+
+    @property
+    def label(self) -> str:
+        """The first request, for tables."""
+        return self.turns[0].request
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSet:
+    """A domain: its tools (built fresh for every case) and its cases."""
+
+    name: str
+    build: Callable[[], list[Any]]
+    cases: tuple[Case, ...]

@@ -1,0 +1,85 @@
+"""Tables of the matrix: every cell (tool set × prompt × kind), each margin, each half."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+
+from bench.matrix._run import TurnResult
+
+TARGET = 0.90
+MARGIN_FLOOR = 0.80
+
+
+def _score(results: Iterable[TurnResult]) -> tuple[int, int]:
+    items = list(results)
+    return sum(r.passed for r in items), len(items)
+
+
+def _cell(passed: int, total: int) -> str:
+    return f"{passed}/{total}" if total else "-"
+
+
+def _pct(passed: int, total: int) -> str:
+    return f"{passed / total:4.0%}" if total else "   -"
+
+
+def _margin(
+    title: str, results: Sequence[TurnResult], key: Callable[[TurnResult], str], floor: float
+) -> list[str]:
+    groups: dict[str, list[TurnResult]] = defaultdict(list)
+    for r in results:
+        groups[key(r)].append(r)
+    lines = [f"{title:14} " + "".join(f"{name:>14}" for name in groups)]
+    row = []
+    for items in groups.values():
+        passed, total = _score(items)
+        flag = "" if total and passed / total >= floor else " !"
+        row.append(f"{_cell(passed, total)} {_pct(passed, total)}{flag}".rjust(14))
+    lines.append(" " * 15 + "".join(row))
+    return lines
+
+
+def table(results: Sequence[TurnResult]) -> str:
+    """The cells, the margins and the totals of these results, as text."""
+    out: list[str] = []
+    kinds = list(dict.fromkeys(r.kind for r in results))
+    cells: dict[tuple[str, str], dict[str, list[TurnResult]]] = defaultdict(
+        lambda: defaultdict(list)
+    )
+    for r in results:
+        cells[(r.tool_set, r.prompt)][r.kind].append(r)
+    out.append(f"{'tool set':12} {'prompt':12} " + "".join(f"{k:>10}" for k in kinds) + "     all")
+    for (tool_set, prompt), by_kind in cells.items():
+        row = "".join(f"{_cell(*_score(by_kind.get(k, []))):>10}" for k in kinds)
+        passed, total = _score(r for items in by_kind.values() for r in items)
+        out.append(f"{tool_set:12} {prompt:12} {row} {_pct(passed, total):>7}")
+    out.append("")
+    out += _margin("tool set", results, lambda r: r.tool_set, MARGIN_FLOOR)
+    out += _margin("prompt", results, lambda r: r.prompt, MARGIN_FLOOR)
+    out += _margin("kind", results, lambda r: r.kind, MARGIN_FLOOR)
+    follow = [r for r in results if r.layout != "-"]
+    if follow:
+        out += _margin("memory", follow, lambda r: r.layout, MARGIN_FLOOR)
+    out.append("")
+    for half in ("dev", "held-out"):
+        passed, total = _score(r for r in results if r.half == half)
+        if total:
+            verdict = "meets" if passed / total >= TARGET else "misses"
+            out.append(
+                f"{half:9} {passed}/{total} = {_pct(passed, total).strip()} "
+                f"({verdict} the {TARGET:.0%} target)"
+            )
+    failures: dict[str, int] = defaultdict(int)
+    for r in results:
+        if not r.passed:
+            failures["error" if r.error else "calls" if not r.calls_ok else "answer"] += 1
+    if failures:
+        out.append("failures: " + ", ".join(f"{k} {v}" for k, v in failures.items()))
+    seconds = sorted(r.seconds for r in results)
+    if seconds:
+        out.append(
+            f"turn time: median {seconds[len(seconds) // 2]:.1f} s, "
+            f"total {sum(seconds) / 60:.1f} min"
+        )
+    return "\n".join(out)

@@ -1,0 +1,296 @@
+"""Running the matrix: each case through a real ChatClient, calls recorded, answer scored."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from bench.matrix._cases import ANY, Call, Case, Contains, Half, Kind, ToolSet, Turn
+from springtail import (
+    HIGHEST_PRECEDENCE,
+    ChatClient,
+    ChatMemory,
+    ChatOptions,
+    InMemoryChatMemoryRepository,
+    MessageChatMemoryAdvisor,
+    MessageWindowChatMemory,
+    ToolCallingAdvisor,
+    ToolCallingManager,
+)
+
+Layout = Literal["-", "outside", "inside"]
+"""Where a conversation's memory advisor sits: at its default order (outside the tool loop)
+or inside it (support-bot's ``final`` step); ``-`` for single requests."""
+
+_LAYOUTS: tuple[Layout, Layout] = ("outside", "inside")
+_MAX_TOKENS = 200
+
+
+def _approve(call: Any, definition: Any) -> bool:
+    return True
+
+
+class _Recording:
+    """A tool that writes down each call it runs (name and parsed arguments), then runs it."""
+
+    def __init__(self, inner: Any, log: list[tuple[str, dict[str, Any]]]) -> None:
+        self._inner = inner
+        self._log = log
+        self.tool_definition = inner.tool_definition
+        self.tool_metadata = inner.tool_metadata
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    def _record(self, tool_input: str) -> None:
+        try:
+            arguments = json.loads(tool_input or "{}")
+        except ValueError:
+            arguments = {"<unparsed>": tool_input}
+        self._log.append((self.tool_definition.name, arguments))
+
+    def call(self, tool_input: str, tool_context: Any = None) -> str:
+        self._record(tool_input)
+        return str(self._inner.call(tool_input, tool_context))
+
+    async def acall(self, tool_input: str, tool_context: Any = None) -> str:
+        self._record(tool_input)
+        return str(await self._inner.acall(tool_input, tool_context))
+
+
+@dataclass
+class TurnResult:
+    """What happened for one request."""
+
+    tool_set: str
+    prompt: str
+    kind: Kind
+    half: Half
+    layout: Layout
+    turn: Turn
+    calls: list[tuple[str, dict[str, Any]]]
+    answer: str
+    seconds: float
+    error: str = ""
+    calls_ok: bool = False
+    answer_ok: bool = False
+
+    @property
+    def passed(self) -> bool:
+        """Right calls, no unwanted call, and an answer that states the results."""
+        return self.calls_ok and self.answer_ok and not self.error
+
+    def line(self) -> str:
+        """One line for the log."""
+        mark = "ok  " if self.passed else ("CALL" if not self.calls_ok else "ANSW")
+        if self.error:
+            mark = "ERR "
+        calls = ", ".join(f"{n}({json.dumps(a, ensure_ascii=False)})" for n, a in self.calls)
+        answer = (self.error or self.answer).replace("\n", " ")
+        return (
+            f"{mark} {self.seconds:5.1f}s {self.tool_set:11} {self.prompt:11} {self.kind:9} "
+            f"{self.layout:7} {self.turn.request[:50]:50} | {calls or '-'} | {answer[:110]!r}"
+        )
+
+    def as_json(self) -> dict[str, Any]:
+        """For ``--output``."""
+        return {
+            "tool_set": self.tool_set,
+            "prompt": self.prompt,
+            "kind": self.kind,
+            "half": self.half,
+            "layout": self.layout,
+            "request": self.turn.request,
+            "calls": self.calls,
+            "answer": self.answer,
+            "seconds": round(self.seconds, 2),
+            "error": self.error,
+            "calls_ok": self.calls_ok,
+            "answer_ok": self.answer_ok,
+            "passed": self.passed,
+        }
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Which part of the matrix to run."""
+
+    halves: frozenset[Half] = frozenset({"dev", "held-out"})
+    tool_sets: frozenset[str] | None = None
+    prompts: frozenset[str] | None = None
+    kinds: frozenset[Kind] | None = None
+
+    def wants(self, tool_set: str, prompt: str, case: Case) -> bool:
+        """Whether this case runs."""
+        return (
+            case.half in self.halves
+            and (self.tool_sets is None or tool_set in self.tool_sets)
+            and (self.prompts is None or prompt in self.prompts)
+            and (self.kinds is None or case.kind in self.kinds)
+        )
+
+
+@dataclass
+class Runner:
+    """Plays the selected cases on one model, grouped so the KV cache keeps each prefix."""
+
+    model: Any
+    tool_sets: Sequence[ToolSet]
+    prompts: dict[str, str | None]
+    selection: Selection = field(default_factory=Selection)
+
+    def run(self, on_turn: Callable[[TurnResult], None] | None = None) -> list[TurnResult]:
+        """Every selected turn's result, in the order they ran."""
+        results: list[TurnResult] = []
+        for tool_set in self.tool_sets:
+            for p, (prompt_name, system) in enumerate(self.prompts.items()):
+                for c, case in enumerate(tool_set.cases):
+                    if not self.selection.wants(tool_set.name, prompt_name, case):
+                        continue
+                    layout: Layout = "-" if case.kind != "follow-up" else _LAYOUTS[(p + c) % 2]
+                    for result in self._play(tool_set, prompt_name, system, case, layout):
+                        results.append(result)
+                        if on_turn is not None:
+                            on_turn(result)
+        return results
+
+    def _client(self, tools: list[Any], system: str | None, layout: Layout) -> ChatClient:
+        options = ChatOptions(max_tokens=_MAX_TOKENS)
+        # The user approves every call that asks (a reservation): approval is not on trial.
+        loop = ToolCallingAdvisor(tool_calling_manager=ToolCallingManager(approver=_approve))
+        if layout == "-":
+            return ChatClient(
+                self.model, system=system, tools=tools, options=options, advisors=[loop]
+            )
+        memory = MessageWindowChatMemory(InMemoryChatMemoryRepository(), max_messages=24)
+        order = {"outside": {}, "inside": {"order": HIGHEST_PRECEDENCE + 400}}[layout]
+        return ChatClient(
+            self.model,
+            system=system,
+            tools=tools,
+            options=options,
+            advisors=[MessageChatMemoryAdvisor(memory, conversation_id="c", **order), loop],
+        )
+
+    def _play(
+        self, tool_set: ToolSet, prompt: str, system: str | None, case: Case, layout: Layout
+    ) -> Iterator[TurnResult]:
+        log: list[tuple[str, dict[str, Any]]] = []
+        tools = [_Recording(t, log) for t in tool_set.build()]
+        client = self._client(tools, system, layout)
+        for turn in case.turns:
+            log.clear()
+            started = time.perf_counter()
+            answer, error = "", ""
+            try:
+                spec = client.prompt(turn.request)
+                if layout != "-":
+                    spec = spec.advisor_param(ChatMemory.CONVERSATION_ID, "c")
+                answer = spec.call().content() or ""
+            except Exception as exc:  # a failure is a result of the evaluation too
+                error = f"{type(exc).__name__}: {exc}"
+            result = TurnResult(
+                tool_set.name,
+                prompt,
+                case.kind,
+                case.half,
+                layout,
+                turn,
+                list(log),
+                answer,
+                time.perf_counter() - started,
+                error,
+            )
+            result.calls_ok = calls_match(result.calls, turn.calls, ordered=turn.ordered)
+            names = [t.tool_definition.name for t in tools]
+            result.answer_ok = answer_states(answer, turn, names)
+            yield result
+
+
+def calls_match(
+    got: Sequence[tuple[str, dict[str, Any]]], want: Sequence[Call], *, ordered: bool
+) -> bool:
+    """Exactly the expected calls: each matched once, nothing more (in order when it matters)."""
+    if len(got) != len(want):
+        return False
+    if ordered:
+        return all(_call_matches(g, w) for g, w in zip(got, want, strict=True))
+    left = list(got)
+    for expected in want:
+        hit = next((g for g in left if _call_matches(g, expected)), None)
+        if hit is None:
+            return False
+        left.remove(hit)
+    return True
+
+
+def _call_matches(got: tuple[str, dict[str, Any]], want: Call) -> bool:
+    name, arguments = got
+    return name == want.name and all(
+        key in arguments and _same(arguments[key], value) for key, value in want.arguments.items()
+    )
+
+
+def _same(got: Any, want: Any) -> bool:
+    if want is ANY:
+        return True
+    if isinstance(want, Contains):
+        return isinstance(got, str) and all(w.lower() in got.lower() for w in want.words)
+    if isinstance(want, bool):
+        return got is want
+    if isinstance(want, int | float):
+        try:
+            return float(got) == float(want)
+        except (TypeError, ValueError):
+            return False
+    if isinstance(want, str):
+        return isinstance(got, str) and _text(got) == _text(want)
+    if isinstance(want, list):
+        return (
+            isinstance(got, list)
+            and len(got) == len(want)
+            and all(_same(g, w) for g, w in zip(got, want, strict=True))
+        )
+    if isinstance(want, dict):
+        return isinstance(got, dict) and all(k in got and _same(got[k], v) for k, v in want.items())
+    return bool(got == want)
+
+
+def _text(value: str) -> str:
+    return value.strip().rstrip(".").lower()
+
+
+_GROUPED = re.compile(r"(?<=\d)[,\u202f\u00a0 ](?=\d{3}\b)")
+_NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
+
+
+def answer_states(answer: str, turn: Turn, tool_names: Sequence[str] = ()) -> bool:
+    """The answer holds one string of every group the turn expects, and talks to the user.
+
+    An empty answer, or one that names a tool (it describes a call instead of
+    answering), fails.
+    """
+    if not answer.strip() or "<tool_call>" in answer:
+        return False
+    if any(_names_tool(answer, name) for name in tool_names):
+        return False
+    text = _GROUPED.sub("", answer.lower())
+    compact = re.sub(r"\s+", "", text)
+    return all(any(_holds(text, compact, option) for option in group) for group in turn.answer)
+
+
+def _names_tool(answer: str, name: str) -> bool:
+    """Whether the answer names a tool as code (``todo_add``, `` `today` ``, ``today(``)."""
+    return ("_" in name and name in answer) or f"`{name}" in answer or f"{name}(" in answer
+
+
+def _holds(text: str, compact: str, option: str) -> bool:
+    option = option.lower()
+    if _NUMBER.match(option):
+        pattern = rf"(?<![\d.]){re.escape(option)}{'0*' if '.' in option else ''}(?!\d)"
+        return re.search(pattern, text) is not None or re.search(pattern, compact) is not None
+    return option in text or option.replace(" ", "") in compact

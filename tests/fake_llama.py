@@ -1,0 +1,181 @@
+"""A scripted stand-in for llama.cpp, so the embedded model's rules are tested without weights.
+
+``FakeRuntime`` implements the ``Runtime`` interface of
+``springtail.models._llamacpp``: one token per character, plus one token
+per special text (``<tool_call>``, ``<|im_end|>`` …). Its "model" is a
+script: given the prompt (everything up to the last assistant turn's
+start), it lists the replies it would write, each with a logit; at each
+step the next token of every reply that still agrees with what was produced
+gets that logit, and everything else a low one. So a test chooses exactly
+what the model "wants" and how strongly, including near-ties at the first
+token. The sampler is greedy; a grammar is not enforced, except that the
+prose-only grammar bars a call or a tag as the first token.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+SPECIALS = ("<|im_start|>", "<|im_end|>", "<|endoftext|>", "<tool_call>", "</tool_call>")
+END = ("<|im_end|>", "<|endoftext|>")
+ASSISTANT = "<|im_start|>assistant\n"
+
+CHAT_TEMPLATE = (
+    "{% if tools %}<|im_start|>system\n"
+    "{% if messages[0]['role'] == 'system' %}{{ messages[0]['content'] }}"
+    "{% else %}You are a helpful assistant.{% endif %}{{ '\n\n# Tools\n<tools>\n' }}"
+    "{% for tool in tools %}{{ tool | tojson }}{{ '\n' }}{% endfor %}</tools><|im_end|>{{ '\n' }}"
+    "{% elif messages[0]['role'] == 'system' %}"
+    "<|im_start|>system\n{{ messages[0]['content'] }}<|im_end|>{{ '\n' }}{% endif %}"
+    "{% for message in messages %}"
+    "{% if message.role == 'user' or (message.role == 'system' and not loop.first) %}"
+    "<|im_start|>{{ message.role }}\n{{ message.content }}<|im_end|>{{ '\n' }}"
+    "{% elif message.role == 'assistant' %}<|im_start|>assistant\n{{ message.content }}"
+    "{% for call in message.tool_calls or [] %}<tool_call>\n"
+    '{"name": "{{ call.function.name }}", "arguments": {{ call.function.arguments | tojson }}}'
+    "{{ '\n' }}</tool_call>{% endfor %}<|im_end|>{{ '\n' }}"
+    "{% elif message.role == 'tool' %}"
+    "{% if loop.index0 == 0 or messages[loop.index0 - 1].role != 'tool' %}<|im_start|>user"
+    "{% endif %}{{ '\n' }}<tool_response>\n{{ message.content }}{{ '\n' }}</tool_response>"
+    "{% if loop.last or messages[loop.index0 + 1].role != 'tool' %}<|im_end|>{{ '\n' }}"
+    "{% endif %}{% endif %}{% endfor %}"
+    "{% if add_generation_prompt %}<|im_start|>assistant{{ '\n' }}{% endif %}"
+)
+"""A ChatML template with tools, shaped like Qwen 2.5's."""
+
+Script = Callable[[str], Sequence[tuple[str, float]]]
+"""Prompt → the replies the model would write, each with its logit (highest wins)."""
+
+
+def replies(*alternatives: str | tuple[str, float]) -> Script:
+    """A script that answers every prompt with these replies (the first is likeliest)."""
+    ranked = [(a, 10.0 - i) if isinstance(a, str) else a for i, a in enumerate(alternatives)]
+    return lambda prompt: ranked
+
+
+class _Sampler:
+    def __init__(self, runtime: FakeRuntime, grammar: str | None, not_first: Sequence[int]) -> None:
+        self.runtime = runtime
+        self.first = True
+        self.banned = set(not_first)
+        if grammar is not None and "prose-start" in grammar:
+            self.banned |= runtime.call_like
+
+    def sample(self, row: int) -> int:
+        logits = np.array(self.runtime.logits(row), dtype=float)
+        if self.first:
+            logits[list(self.banned)] = -np.inf
+            self.first = False
+        return int(np.argmax(logits))
+
+    def close(self) -> None:
+        pass
+
+
+class FakeRuntime:
+    """The ``Runtime`` interface over a script instead of weights."""
+
+    def __init__(self, script: Script, *, n_ctx: int = 16384, n_batch: int = 64) -> None:
+        self.script = script
+        self.n_ctx = n_ctx
+        self.n_batch = n_batch
+        self.seed = 1
+        self.chat_template: str | None = CHAT_TEMPLATE
+        self.eos_text = "<|im_end|>"
+        self.bos_text = ""
+        chars = [chr(c) for c in range(32, 127)] + ["\n", "\t", "…", "é", "€", "°", "?"]
+        self.pieces: list[str] = [*SPECIALS, *dict.fromkeys(chars)]
+        self.n_vocab = len(self.pieces)
+        self._ids = {p: i for i, p in enumerate(self.pieces)}
+        self.call_like = {i for i, p in enumerate(self.pieces) if p[0] in "<{`"}
+        self._cache: list[int] = []
+        self._rows: dict[int, Any] = {}
+        self.batches: list[int] = []  # the size of every batch evaluated
+        self.prompts: list[str] = []  # every prompt the script was asked about
+
+    # -- text ------------------------------------------------------------------------
+
+    def tokenize(self, text: str, *, special: bool) -> list[int]:
+        tokens: list[int] = []
+        i = 0
+        while i < len(text):
+            hit = next((s for s in SPECIALS if special and text.startswith(s, i)), None)
+            if hit is not None:
+                tokens.append(self._ids[hit])
+                i += len(hit)
+            else:
+                tokens.append(self._ids.get(text[i], self._ids["?"]))
+                i += 1
+        return tokens
+
+    def detokenize(self, tokens: Sequence[int]) -> bytes:
+        return "".join(self.pieces[t] for t in tokens).encode("utf-8")
+
+    def token_text(self, token: int) -> str:
+        return self.pieces[token]
+
+    def is_end(self, token: int) -> bool:
+        return self.pieces[token] in END
+
+    # -- cache and decoding ----------------------------------------------------------
+
+    def cached(self) -> list[int]:
+        return list(self._cache)
+
+    def keep_prefix(self, count: int) -> int:
+        del self._cache[count:]
+        return len(self._cache)
+
+    def evaluate(self, tokens: Sequence[int], *, outputs_from: int) -> None:
+        self.batches.append(len(tokens))
+        self._rows = {}
+        for i, token in enumerate(tokens):
+            self._cache.append(token)
+            if i >= outputs_from:
+                self._rows[i] = self._next_logits()
+
+    def evaluate_long(self, tokens: Sequence[int]) -> None:
+        self._cache.extend(tokens)
+
+    def logits(self, row: int) -> Any:
+        return self._rows[row]
+
+    def _next_logits(self) -> Any:
+        text = self.detokenize(self._cache).decode("utf-8")
+        cut = text.rfind(ASSISTANT)
+        prompt, produced = text[: cut + len(ASSISTANT)], text[cut + len(ASSISTANT) :]
+        if not self.prompts or self.prompts[-1] != prompt:
+            self.prompts.append(prompt)
+        logits = np.zeros(self.n_vocab, dtype=np.float32)
+        end = self._ids["<|im_end|>"]
+        logits[end] = 1.0
+        for reply, logit in self.script(prompt):
+            if reply.startswith(produced):
+                rest = reply[len(produced) :]
+                token = self.tokenize(rest, special=True)[0] if rest else end
+                logits[token] = max(logits[token], logit)
+        return logits
+
+    def sampler(
+        self,
+        *,
+        temperature: float,
+        top_p: float,
+        seed: int,
+        grammar: str | None,
+        not_first: Sequence[int] = (),
+    ) -> _Sampler:
+        return _Sampler(self, grammar, not_first)
+
+    def save_state(self) -> tuple[list[int], bytes] | None:
+        return list(self._cache), bytes(len(self._cache))
+
+    def load_state(self, tokens: Sequence[int], state: bytes) -> bool:
+        self._cache = list(tokens)
+        return True
+
+    def close(self) -> None:
+        pass

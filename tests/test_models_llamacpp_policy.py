@@ -1,0 +1,272 @@
+"""The small-model policy's rules, each on a scripted runtime (no weights needed)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from fake_llama import FakeRuntime, Script, replies
+from springtail.messages import (
+    AssistantMessage,
+    ChatOptions,
+    Message,
+    Prompt,
+    SystemMessage,
+    ToolCall,
+    ToolResponse,
+    ToolResponseMessage,
+    UserMessage,
+)
+from springtail.models._llamacpp import LlamaCppChatModel
+from springtail.models._llamacpp._policy import (
+    DEFAULT_TOOL_GUIDANCE,
+    PlainPolicy,
+    SmallModelPolicy,
+    ToolPolicy,
+    TurnView,
+)
+from springtail.tools._definition import ToolDefinition, ToolMetadata
+
+
+def _schema(**properties: dict[str, object]) -> dict[str, object]:
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": list(properties),
+        "additionalProperties": False,
+    }
+
+
+CALCULATE = ToolDefinition(
+    "calculate",
+    "Apply an operation to two numbers.",
+    _schema(
+        operation={"type": "string", "enum": ["add", "multiply", "divide"]},
+        left={"type": "number"},
+        right={"type": "number"},
+    ),
+)
+RESERVE = ToolDefinition(
+    "product_reserve",
+    "Reserve units.",
+    _schema(sku={"type": "string"}, quantity={"type": "integer"}),
+)
+TODO_ADD = ToolDefinition("todo_add", "Add a to-do.", _schema(title={"type": "string"}))
+CONTACT = ToolDefinition(
+    "customer_contact_lookup", "A customer's contact.", _schema(customer_id={"type": "string"})
+)
+
+
+class _Tool:
+    def __init__(self, definition: ToolDefinition) -> None:
+        self.tool_definition = definition
+        self.tool_metadata = ToolMetadata()
+
+    def call(self, tool_input: str, tool_context: object = None) -> str:
+        raise AssertionError("the model never runs tools")
+
+    async def acall(self, tool_input: str, tool_context: object = None) -> str:
+        raise AssertionError("the model never runs tools")
+
+
+def options(*tools: ToolDefinition) -> ChatOptions:
+    return ChatOptions(tool_callbacks=tuple(_Tool(t) for t in tools))
+
+
+def call_text(name: str, **arguments: object) -> str:
+    body = json.dumps({"name": name, "arguments": arguments})
+    return f"<tool_call>\n{body}\n</tool_call>"
+
+
+def ask(
+    script: Script,
+    messages: list[Message],
+    *tools: ToolDefinition,
+    policy: ToolPolicy | None = None,
+) -> tuple[AssistantMessage, FakeRuntime]:
+    runtime = FakeRuntime(script)
+    kwargs = {} if policy is None else {"policy": policy}
+    model = LlamaCppChatModel._over(runtime, **kwargs)
+    response = model.call(Prompt(messages, options(*tools)))
+    return response.result.output, runtime
+
+
+SMALL = SmallModelPolicy()
+PLAIN = PlainPolicy()
+
+MULTIPLY = ToolCall("call_1", "calculate", '{"operation": "multiply", "left": 12, "right": 7}')
+
+
+def after_result(request: str, call: ToolCall, result: str) -> list[Message]:
+    return [
+        SystemMessage("You are a helpful assistant."),
+        UserMessage(request),
+        AssistantMessage("", (call,)),
+        ToolResponseMessage((ToolResponse(call.id, call.name, result),)),
+    ]
+
+
+# -- defaults -------------------------------------------------------------------------
+
+
+def test_embedded_models_get_the_small_model_policy_and_other_ggufs_none() -> None:
+    assert isinstance(LlamaCppChatModel("embedded").policy, SmallModelPolicy)
+    assert isinstance(LlamaCppChatModel("embedded-small").policy, SmallModelPolicy)
+    assert isinstance(LlamaCppChatModel("/models/other.gguf").policy, PlainPolicy)
+    custom = SmallModelPolicy(offer_named_tools=False)
+    assert LlamaCppChatModel("/models/other.gguf", policy=custom).policy is custom
+
+
+def test_a_call_floor_outside_zero_to_one_is_refused() -> None:
+    with pytest.raises(ValueError, match="follow_up_call_floor"):
+        SmallModelPolicy(follow_up_call_floor=0.0)
+
+
+# -- rendering ------------------------------------------------------------------------
+
+
+def test_guidance_is_appended_to_the_system_prompt_only_when_tools_are_offered() -> None:
+    messages: list[Message] = [SystemMessage("Be brief."), UserMessage("Hi")]
+    _, runtime = ask(replies("Hello!"), messages, CALCULATE)
+    assert f"Be brief.\n\n{DEFAULT_TOOL_GUIDANCE}" in runtime.prompts[0]
+    _, runtime = ask(replies("Hello!"), messages)
+    assert DEFAULT_TOOL_GUIDANCE not in runtime.prompts[0]
+    _, runtime = ask(replies("Hello!"), messages, CALCULATE, policy=PLAIN)
+    assert DEFAULT_TOOL_GUIDANCE not in runtime.prompts[0]
+
+
+def test_guidance_becomes_the_system_prompt_when_there_is_none() -> None:
+    _, runtime = ask(replies("Hello!"), [UserMessage("Hi")], CALCULATE)
+    assert runtime.prompts[0].startswith(f"<|im_start|>system\n{DEFAULT_TOOL_GUIDANCE}")
+
+
+def test_results_name_their_tool_under_the_small_policy_and_stay_bare_without() -> None:
+    messages = after_result("What is 12 times 7?", MULTIPLY, "84")
+    _, runtime = ask(replies("It is 84."), messages, CALCULATE)
+    assert "<tool_response>\ncalculate returned: 84\n</tool_response>" in runtime.prompts[0]
+    _, runtime = ask(replies("It is 84."), messages, CALCULATE, policy=PLAIN)
+    assert "<tool_response>\n84\n</tool_response>" in runtime.prompts[0]
+
+
+# -- the opening ----------------------------------------------------------------------
+
+
+def test_a_reply_is_never_empty_under_the_small_policy() -> None:
+    messages = after_result("What is 12 times 7?", MULTIPLY, "84")
+    script = replies(("", 10.0), ("12 times 7 is 84.", 9.0))
+    reply, _ = ask(script, messages, CALCULATE)
+    assert reply.text == "12 times 7 is 84."
+    reply, _ = ask(script, messages, CALCULATE, policy=PLAIN)
+    assert reply.text == ""
+
+
+def test_a_call_is_parsed_into_a_tool_call_with_its_arguments() -> None:
+    script = replies(call_text("calculate", operation="multiply", left=128, right=32))
+    reply, _ = ask(script, [UserMessage("What is 128 times 32?")], CALCULATE)
+    assert [(c.name, json.loads(c.arguments)) for c in reply.tool_calls] == [
+        ("calculate", {"operation": "multiply", "left": 128, "right": 32})
+    ]
+    assert reply.text == ""
+
+
+def test_an_unknown_tool_becomes_prose_under_the_small_policy_and_a_call_without() -> None:
+    script = replies(call_text("weather", city="Paris"), "I cannot check the weather.")
+    messages: list[Message] = [UserMessage("What's the weather in Paris?")]
+    reply, _ = ask(script, messages, CALCULATE)
+    assert (reply.text, reply.tool_calls) == ("I cannot check the weather.", ())
+    reply, _ = ask(script, messages, CALCULATE, policy=PLAIN)
+    assert [c.name for c in reply.tool_calls] == ["weather"]
+
+
+def test_a_spelled_out_tag_is_answered_in_prose_under_the_small_policy() -> None:
+    script = replies("<tools></tools>", "Paris.")
+    messages: list[Message] = [UserMessage("What is the capital of France?")]
+    reply, _ = ask(script, messages, CALCULATE)
+    assert reply.text == "Paris."
+    reply, _ = ask(script, messages, CALCULATE, policy=PLAIN)
+    assert reply.text == "<tools></tools>"
+
+
+def test_an_identical_repeat_is_answered_in_prose_under_the_small_policy() -> None:
+    messages = after_result("What is 12 times 7?", MULTIPLY, "84")
+    script = replies(call_text("calculate", operation="multiply", left=12, right=7), "It is 84.")
+    reply, _ = ask(script, messages, CALCULATE)
+    assert (reply.text, reply.tool_calls) == ("It is 84.", ())
+    reply, _ = ask(script, messages, CALCULATE, policy=PLAIN)
+    assert [c.name for c in reply.tool_calls] == ["calculate"]  # the tool loop stops it
+
+
+def test_the_same_tool_with_other_arguments_is_called_again() -> None:
+    request = "What is 12 times 7, and what is 300 divided by 4?"
+    messages = after_result(request, MULTIPLY, "84")
+    script = replies(call_text("calculate", operation="divide", left=300, right=4), "84.")
+    reply, _ = ask(script, messages, CALCULATE)
+    assert [json.loads(c.arguments) for c in reply.tool_calls] == [
+        {"operation": "divide", "left": 300, "right": 4}
+    ]
+
+
+def test_a_tool_the_request_names_is_offered_once_tools_have_answered() -> None:
+    request = "Reserve 2 units of SKU-100 and add that as a to-do"
+    reserve = ToolCall("call_1", "product_reserve", '{"sku": "SKU-100", "quantity": 2}')
+    messages = after_result(request, reserve, "Reserved 2 units of SKU-100.")
+    todo = call_text("todo_add", title="Reserved 2 units of SKU-100")
+    script = replies(("Done, it is reserved.", 10.0), (todo, 5.0))
+    reply, _ = ask(script, messages, RESERVE, TODO_ADD, CALCULATE)
+    assert [c.name for c in reply.tool_calls] == ["todo_add"]
+    reply, _ = ask(script, messages, RESERVE, TODO_ADD, CALCULATE, policy=PLAIN)
+    assert (reply.text, reply.tool_calls) == ("Done, it is reserved.", ())
+    no_offer = SmallModelPolicy(offer_named_tools=False)
+    reply, _ = ask(script, messages, RESERVE, TODO_ADD, CALCULATE, policy=no_offer)
+    assert reply.tool_calls == ()
+
+
+def _follow_up(request: str) -> list[Message]:
+    return [
+        UserMessage("Hello"),
+        AssistantMessage("Hello! How can I help?"),
+        UserMessage(request),
+    ]
+
+
+def test_a_follow_up_opens_with_a_call_when_calling_gets_the_floor_share() -> None:
+    lookup = call_text("customer_contact_lookup", customer_id="C-101")
+    # Calling gets about 2 % of the first token's probability: above the 1 % floor.
+    script = replies(("I do not have that contact.", 10.0), (lookup, 6.0))
+    reply, _ = ask(script, _follow_up("Contact of C-101?"), CONTACT)
+    assert [c.name for c in reply.tool_calls] == ["customer_contact_lookup"]
+    reply, _ = ask(script, _follow_up("Contact of C-101?"), CONTACT, policy=PLAIN)
+    assert reply.tool_calls == ()
+    # A first request is the model's own choice.
+    reply, _ = ask(script, [UserMessage("Contact of C-101?")], CONTACT)
+    assert reply.tool_calls == ()
+    # Far below the floor (small talk): prose.
+    script = replies(("You're welcome!", 10.0), (lookup, 2.0))
+    reply, _ = ask(script, _follow_up("Thanks!"), CONTACT)
+    assert reply.text == "You're welcome!"
+
+
+# -- the view -------------------------------------------------------------------------
+
+
+def test_the_turn_view_sees_this_turns_calls_and_what_succeeded() -> None:
+    messages = [
+        UserMessage("first"),
+        AssistantMessage("", (ToolCall("a", "calculate", '{"left": 1}'),)),
+        ToolResponseMessage((ToolResponse("a", "calculate", "1"),)),
+        AssistantMessage("One."),
+        UserMessage("second"),
+        AssistantMessage("", (ToolCall("b", "todo_add", '{"title": "x"}'),)),
+        ToolResponseMessage((ToolResponse("b", "todo_add", "no", is_error=True),)),
+    ]
+    view = TurnView.of(messages)
+    assert view.request == "second"
+    assert view.follow_up
+    assert view.called() == {"todo_add"}
+    assert view.succeeded == frozenset()
+    assert view.repeats("todo_add", {"title": "x"})
+    assert not view.repeats("todo_add", {"title": "y"})
+    assert not view.repeats("calculate", {"left": 1})
+    first = TurnView.of(messages[:1])
+    assert (first.request, first.follow_up, first.has_results) == ("first", False, False)
