@@ -56,9 +56,6 @@ class McpToolCallback:
 
     __slots__ = ("_definition", "_metadata", "_runner", "server", "server_tool_name")
 
-    is_async = True
-    """Runs on the event loop: the call waits on another process, not the CPU."""
-
     def __init__(
         self,
         *,
@@ -81,7 +78,11 @@ class McpToolCallback:
 
     @property
     def tool_metadata(self) -> ToolMetadata:
-        """Timeout and approval, from the client's options."""
+        """Timeout and approval from the client's options.
+
+        ``is_async`` is true: a call waits on another process, not the CPU, so
+        the manager awaits it on the event loop.
+        """
         return self._metadata
 
     @property

@@ -272,7 +272,9 @@ class McpClient:
             description=description,
             input_schema=server_definition.input_schema,
         )
-        metadata = ToolMetadata(timeout=self._timeout, requires_approval=self._asks(tool.name))
+        metadata = ToolMetadata(
+            timeout=self._timeout, requires_approval=self._asks(tool.name), is_async=True
+        )
         return McpToolCallback(
             runner=self,
             definition=definition,

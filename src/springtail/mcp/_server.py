@@ -97,7 +97,7 @@ def create_server(
             known = ", ".join(by_name) or "none"
             return _error(f"Unknown tool '{tool_name}'; the tools are: {known}.")
         request = server.request_context
-        if _requires_approval(callback) and not approve_all:
+        if callback.tool_metadata.requires_approval and not approve_all:
             refusal = await _ask_approval(request, tool_name, arguments)
             if refusal is not None:
                 return _error(refusal)
@@ -113,7 +113,7 @@ def create_server(
 
 
 async def _run(callback: ToolCallback, arguments: dict[str, Any], context: Any) -> str:
-    timeout = getattr(callback.tool_metadata, "timeout", None)
+    timeout = callback.tool_metadata.timeout
     tool_input = json.dumps(arguments, ensure_ascii=False)
     if timeout is None:
         return await callback.acall(tool_input, context)
@@ -125,13 +125,6 @@ async def _run(callback: ToolCallback, arguments: dict[str, Any], context: Any) 
         raise ToolExecutionError(
             definition, exc, f"Tool '{definition.name}' timed out after {timeout:g} s."
         ) from None
-
-
-def _requires_approval(callback: ToolCallback) -> bool:
-    flag = getattr(callback, "requires_approval", None)
-    if flag is None:
-        flag = getattr(callback.tool_metadata, "requires_approval", False)
-    return bool(flag)
 
 
 async def _ask_approval(request: Any, tool_name: str, arguments: dict[str, Any]) -> str | None:
