@@ -136,19 +136,26 @@ def test_a_denied_reservation_reaches_the_model_and_takes_nothing(
 
 
 def test_no_answer_in_time_is_a_denial_and_other_conversations_carry_on(store: Store) -> None:
-    with serve_in_thread(store, DemoChatModel(), approval_timeout_s=1.0) as served:
+    with serve_in_thread(store, DemoChatModel(), approval_timeout_s=2.0) as served:
         waiting: list[tuple[str, dict[str, Any]]] = []
+        asked = threading.Event()
+
+        def record(name: str, data: dict[str, Any]) -> None:
+            waiting.append((name, data))
+            if name == "approval_requested":
+                asked.set()
+
         with served.client() as first, served.client() as second:
             cid = new_conversation(first)
             other = new_conversation(second)
             worker = threading.Thread(
-                target=lambda: waiting.extend(post_turn(first, cid, "Reserve 1 of SKU-300"))
+                target=lambda: post_turn(first, cid, "Reserve 1 of SKU-300", on_event=record)
             )
             worker.start()
-            time.sleep(0.2)
-            started = time.monotonic()
+            assert asked.wait(10)
             answered = post_turn(second, other, "What is 2 times 3?")
-            assert time.monotonic() - started < 0.9  # not stuck behind the approval
+            # Answered while the first conversation still waits for its decision.
+            assert "approval_decided" not in [name for name, _ in waiting]
             assert answered[-1][0] == "done"
             worker.join(timeout=10)
     decided = next(data for name, data in waiting if name == "approval_decided")
@@ -197,18 +204,25 @@ def test_a_disconnected_client_cancels_its_turn_and_nothing_is_saved(store: Stor
 
 
 def test_the_serial_model_queues_turns_and_says_where_they_are(store: Store) -> None:
-    with serve_in_thread(store, SlowModel(delay=0.15), serial_model=True) as served:
+    with serve_in_thread(store, SlowModel(delay=0.3), serial_model=True) as served:
         results: dict[str, list[tuple[str, dict[str, Any]]]] = {}
         clients = [served.client() for _ in range(3)]
         ids = [new_conversation(c) for c in clients]
 
+        arrived = [threading.Event() for _ in range(3)]
+
         def run(index: int) -> None:
-            results[ids[index]] = post_turn(clients[index], ids[index], f"turn number {index}")
+            results[ids[index]] = post_turn(
+                clients[index],
+                ids[index],
+                f"turn number {index}",
+                on_event=lambda name, data: arrived[index].set(),
+            )
 
         threads = [threading.Thread(target=run, args=(i,)) for i in range(3)]
-        for thread in threads:
+        for index, thread in enumerate(threads):
             thread.start()
-            time.sleep(0.1)
+            assert arrived[index].wait(10)  # in the gate or in line before the next one comes
         for thread in threads:
             thread.join(timeout=20)
         for client in clients:
@@ -226,9 +240,14 @@ def test_the_serial_model_queues_turns_and_says_where_they_are(store: Store) -> 
 def test_a_second_turn_while_one_runs_is_409(store: Store) -> None:
     with serve_in_thread(store, SlowModel(delay=0.2)) as served, served.client() as client:
         cid = new_conversation(client)
-        worker = threading.Thread(target=lambda: post_turn(client, cid, "one two three"))
+        running = threading.Event()
+        worker = threading.Thread(
+            target=lambda: post_turn(
+                client, cid, "one two three", on_event=lambda name, data: running.set()
+            )
+        )
         worker.start()
-        time.sleep(0.3)
+        assert running.wait(10)
         with served.client(cookies=client.cookies) as same_browser:
             busy = same_browser.post(
                 f"/api/conversations/{cid}/messages", json={"text": "and another"}
