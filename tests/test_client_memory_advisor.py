@@ -341,3 +341,30 @@ def test_call_and_stream_leave_the_same_valid_memory(
         assert_valid_history(stored)
         memories.append(stored)
     assert memories[0] == memories[1]
+
+
+@pytest.mark.parametrize("limit", ["tool calls", "model calls"])
+def test_a_turn_ended_by_a_limit_stores_the_same_when_streamed(limit: str) -> None:
+    from springtail.execution import ToolCallingManager
+
+    def script() -> ScriptedChatModel:
+        return ScriptedChatModel(
+            [
+                AssistantMessage("Let me check.", (ToolCall("c1", "lookup", '{"sku": "A"}'),)),
+                AssistantMessage("Once more.", (ToolCall("c2", "lookup", '{"sku": "B"}'),)),
+            ]
+        )
+
+    def client(model: ScriptedChatModel, memory: MessageWindowChatMemory) -> ChatClient:
+        loop = (
+            ToolCallingAdvisor(ToolCallingManager(max_calls_per_tool=1))
+            if limit == "tool calls"
+            else ToolCallingAdvisor(max_model_calls=2)
+        )
+        return ChatClient(model, tools=[lookup], advisors=[MessageChatMemoryAdvisor(memory), loop])
+
+    called, streamed = MessageWindowChatMemory(), MessageWindowChatMemory()
+    client(script(), called).prompt("Stock?").call()
+    list(client(script(), streamed).prompt("Stock?").stream().events())
+    assert streamed.get("default") == called.get("default")
+    assert "limit exceeded" in called.get("default")[-1].text  # type: ignore[union-attr]

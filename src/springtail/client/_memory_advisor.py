@@ -36,6 +36,10 @@ from springtail.client._advisor import (
 )
 from springtail.client._aggregate import StreamAggregator
 from springtail.client._events import ToolCallStarted
+from springtail.client._tool_calling import (
+    LIMIT_EXCEEDED_FINISH_REASON,
+    MODEL_CALL_LIMIT_FINISH_REASON,
+)
 from springtail.memory import ChatMemory
 from springtail.messages import ChatResponse, Message, SystemMessage
 
@@ -175,8 +179,22 @@ class MessageChatMemoryAdvisor:
                 # Text streamed so far belonged to a response that called tools,
                 # not to the answer (outside the loop only the answer is saved).
                 aggregator = StreamAggregator()
+            if response.event is None and _ends_the_loop(response.chat_response):
+                # The loop's own final answer (a limit was reached): it replaces
+                # whatever the refused response streamed before.
+                aggregator = StreamAggregator()
+                aggregator.add(response.chat_response)
             yield response
         await _off_the_loop(self._after, aggregator.response(), conversation_id)
+
+
+_LOOP_ENDINGS = frozenset({LIMIT_EXCEEDED_FINISH_REASON, MODEL_CALL_LIMIT_FINISH_REASON})
+
+
+def _ends_the_loop(chunk: ChatResponse) -> bool:
+    """Whether ``chunk`` is an answer the tool loop wrote itself because a limit was reached."""
+    result = chunk.result
+    return result is not None and result.metadata.finish_reason in _LOOP_ENDINGS
 
 
 async def _off_the_loop(function: Callable[..., T], *args: Any) -> T:
