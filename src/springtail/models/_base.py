@@ -72,6 +72,12 @@ class ChatModel(abc.ABC):
         """Stream the answer from sync code, chunk by chunk as it arrives."""
         return iterate_sync(lambda: self.astream(prompt))
 
+    async def aclose(self) -> None:  # noqa: B027  (optional hook, nothing held by default)
+        """Release what the model holds for the running event loop (an HTTP client).
+
+        Nothing by default; the server providers close the loop's client.
+        """
+
     # -- error translation -------------------------------------------------------
 
     def translate_error(

@@ -203,6 +203,12 @@ class OllamaChatModel(ChatModel):
             _metadata(last),
         )
 
+    async def aclose(self) -> None:
+        """Close the HTTP client of the running event loop (others close with their loop)."""
+        client = self._clients.pop()
+        if client is not None:
+            await client._client.aclose()
+
     # -- translation -------------------------------------------------------------
 
     def _client(self) -> Any:
