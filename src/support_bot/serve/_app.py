@@ -142,9 +142,11 @@ def create_app(
 async def _load(state: _State) -> None:
     try:
         model = await asyncio.to_thread(state.load_model)
-        state.service = await asyncio.to_thread(
+        service = await asyncio.to_thread(
             lambda: ChatService(model=model, store=state.store, config=state.config)
         )
+        await asyncio.to_thread(service.warm_up)  # ready once the first turn will be quick
+        state.service = service
         log.info("support-bot serve is ready (model %s)", state.model_label)
     except Exception as exc:
         log.exception("the model could not be loaded")

@@ -25,9 +25,13 @@ from springtail import (
     ChatMemory,
     ChatMemoryError,
     ChatModel,
+    ChatOptions,
     DefaultToolExecutionExceptionProcessor,
+    LlamaCppChatModel,
     MessageWindowChatMemory,
     ModelError,
+    Prompt,
+    SystemMessage,
     TextDelta,
     ToolCall,
     ToolCallFinished,
@@ -39,6 +43,7 @@ from support_bot._store_base import BusinessStore, StoreError
 from support_bot.serve._config import ServeConfig
 from support_bot.serve._gate import ModelGate
 from support_bot.serve._memory import TurnBufferedMemory
+from support_bot.steps._base import SYSTEM_PROMPT
 from support_bot.steps.final import MEMORY_WINDOW, final_client
 from support_bot.tools import all_tools
 
@@ -109,11 +114,29 @@ class ChatService:
             ),
             approver=self._approve,
         )
-        self._client = final_client(
-            model, tools=all_tools(store), memory=self.memory, manager=manager
-        )
+        self._model = model
+        self._tools = all_tools(store)
+        self._client = final_client(model, tools=self._tools, memory=self.memory, manager=manager)
         self.gate = ModelGate(1 if config.serial_model else config.max_concurrent_turns)
         self._active: dict[str, Turn] = {}
+
+    def warm_up(self) -> None:
+        """Evaluate the system prompt and the tool definitions once, before taking requests.
+
+        Only the embedded model gains (its KV cache then holds the prefix every
+        turn begins with: about 20 s on 2 cores the first time); it blocks, so
+        call it from a worker thread. A failure is logged, not fatal: the first
+        turn then pays the evaluation instead.
+        """
+        if not isinstance(self._model, LlamaCppChatModel):
+            return
+        prompt = Prompt(
+            [SystemMessage(SYSTEM_PROMPT)], ChatOptions(tool_callbacks=tuple(self._tools))
+        )
+        try:
+            self._model.prepare(prompt).result()
+        except Exception:
+            log.warning("warming the embedded model up failed", exc_info=True)
 
     def start(self, conversation_id: str, text: str) -> Turn:
         """Claim the conversation for a new turn (run it with :meth:`run`).
