@@ -8,7 +8,11 @@ tool definitions; follow-up turns reuse the cached prefix and process only
 their new tokens. Then a new model instance (as a new process would) answers
 the first request again, loading the first turn's prompt cache from disk.
 Per turn: time to the first tool call, time to the first token of the answer
-the user sees, and the total.
+the user sees, and the total. Last, the chat's real start: a new model
+instance starts evaluating the system prompt and tools as the chat opens
+(``LlamaCppChatModel.prepare``, as support-bot does) and the first request
+arrives after 8 s of typing, once with an empty prompt cache and once with
+the one the conversation left on disk.
 """
 
 from __future__ import annotations
@@ -121,15 +125,46 @@ def _run_turn(client: Any, request: str, expected: tuple[str, ...]) -> Turn:
     return turn
 
 
-def run_model(name: str, *, n_threads: int | None) -> tuple[float, list[Turn], Turn]:
+TYPING_S = 8.0
+"""How long the user takes to type the first request after the chat opens."""
+
+
+def _typed_first_turn(name: str, n_threads: int | None, cache: Path, data_dir: Path) -> Turn:
+    """The first request of a new chat, typed while the model warms up."""
+    from springtail import ChatOptions, Prompt, SystemMessage
+    from springtail.models import from_uri
+
+    kwargs: dict[str, Any] = {"prompt_cache": cache}
+    if n_threads is not None:
+        kwargs["n_threads"] = n_threads
+    model = from_uri(f"llamacpp:{name}", **kwargs)  # the chat opens: nothing loaded yet
+    try:
+        from support_bot._store import Store
+        from support_bot.tools import all_tools
+
+        client = _client(model, data_dir)
+        tools = tuple(all_tools(Store(data_dir / "support-bot.db")))
+        model.prepare(Prompt([SystemMessage(_system_prompt())], ChatOptions(tool_callbacks=tools)))
+        time.sleep(TYPING_S)
+        return _run_and_report(name, client, *REQUESTS[0])
+    finally:
+        _close(model)
+
+
+def run_model(
+    name: str, *, n_threads: int | None
+) -> tuple[float, list[Turn], Turn, tuple[Turn, Turn]]:
     """Run the requests as one conversation on ``llamacpp:NAME``, then the first again.
 
     The prompt cache starts empty, so the first turn evaluates the whole
-    prompt; the last run is the first request in a new model instance (as in
-    a new process) that finds the first turn's prompt cache on disk.
+    prompt; the next run is the first request in a new model instance (as in
+    a new process) that finds the first turn's prompt cache on disk; the last
+    two are a chat's first request typed while the model warms up, with an
+    empty prompt cache and with the one on disk.
 
     Returns:
-        (load s, the conversation's turns, the first request with the prompt cache)
+        (load s, the conversation's turns, the first request with the prompt cache,
+        (typed first request without a prompt cache, with it))
     """
     with tempfile.TemporaryDirectory(prefix="springtail-bench-") as folder:
         cache = Path(folder) / "prompt-cache"
@@ -148,7 +183,12 @@ def run_model(name: str, *, n_threads: int | None) -> tuple[float, list[Turn], T
             cached = _run_and_report(name, _client(model, again), *REQUESTS[0])
         finally:
             _close(model)
-    return load_s, turns, cached
+        typed = []
+        for label, folder_cache in (("cold", Path(folder) / "empty-cache"), ("cached", cache)):
+            data = Path(folder) / f"typed-{label}"
+            data.mkdir()
+            typed.append(_typed_first_turn(name, n_threads, folder_cache, data))
+    return load_s, turns, cached, (typed[0], typed[1])
 
 
 def _load(name: str, n_threads: int | None, cache: Path) -> tuple[float, Any]:
@@ -194,10 +234,16 @@ def tables(models: list[str], *, n_threads: int | None = None) -> list[str]:
     out: list[str] = []
     summary: list[list[str]] = []
     for name in models:
-        load_s, turns, cached = run_model(name, n_threads=n_threads)
+        load_s, turns, cached, typed = run_model(name, n_threads=n_threads)
         lines = []
-        kinds = ["first", *["follow-up"] * (len(turns) - 1), "first, new process, prompt cache"]
-        for kind, turn in zip(kinds, [*turns, cached], strict=True):
+        kinds = [
+            "first",
+            *["follow-up"] * (len(turns) - 1),
+            "first, new process, prompt cache",
+            f"first, new chat, typed in {TYPING_S:.0f} s",
+            f"first, new chat, typed in {TYPING_S:.0f} s, prompt cache",
+        ]
+        for kind, turn in zip(kinds, [*turns, cached, *typed], strict=True):
             lines.append(
                 [
                     turn.request,
@@ -236,6 +282,7 @@ def tables(models: list[str], *, n_threads: int | None = None) -> list[str]:
                 _s(turns[0].first_token_s),
                 _s(turns[0].total_s),
                 _s(cached.total_s),
+                f"{_s(typed[0].first_token_s)} / {_s(typed[1].first_token_s)}",
                 _s(_median([t.first_token_s for t in follow if t.first_token_s is not None])),
                 _s(_median([t.total_s for t in one_tool])),
                 f"{sum(t.tools_ok and not t.error for t in turns)}/{len(turns)}",
@@ -249,7 +296,8 @@ def tables(models: list[str], *, n_threads: int | None = None) -> list[str]:
                 "first turn: first token",
                 "first turn: total",
                 "first turn, new process, prompt cache: total",
-                "follow-up: median first token",
+                f"new chat, first request typed in {TYPING_S:.0f} s: first token (cold / cache)",
+                "follow-up: median first token (target < 2.5 s)",
                 "follow-up one-tool turn: median total (target < 4 s for embedded)",
                 "turns with the right tools",
             ],

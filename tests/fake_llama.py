@@ -95,6 +95,7 @@ class FakeRuntime:
         self._rows: dict[int, Any] = {}
         self.batches: list[int] = []  # the size of every batch evaluated
         self.prompts: list[str] = []  # every prompt the script was asked about
+        self.grammars: list[str | None] = []  # the grammar of every generation
 
     # -- text ------------------------------------------------------------------------
 
@@ -168,6 +169,7 @@ class FakeRuntime:
         grammar: str | None,
         not_first: Sequence[int] = (),
     ) -> _Sampler:
+        self.grammars.append(grammar)
         return _Sampler(self, grammar, not_first)
 
     def save_state(self) -> tuple[list[int], bytes] | None:

@@ -139,16 +139,12 @@ def test_the_grammar_refuses_calls_that_break_the_schema(vocab: Any, reply: str,
     assert not accepts(vocab, build_grammar(TOOLS), reply), why
 
 
-def test_a_blocked_tool_cannot_be_called_even_under_another_name(vocab: Any) -> None:
-    grammar = build_grammar(TOOLS, blocked=frozenset({"product_reserve"}))
+def test_without_the_catch_all_only_the_offered_tools_can_be_called(vocab: Any) -> None:
+    grammar = build_grammar(TOOLS, catch_all=False)
     reserve = '{"name": "product_reserve", "arguments": {"sku": "SKU-100", "quantity": 2}}'
-    assert not accepts(vocab, grammar, reserve)
-    assert not accepts(
-        vocab, grammar, '{"name": "product_reserve_again", "arguments": {"sku": "SKU-100"}}'
-    )
-    assert accepts(vocab, grammar, '{"name": "todo_add", "arguments": {"title": "Reserved"}}')
-    # With a tool blocked there is no catch-all: it was the model's way around the block.
+    assert accepts(vocab, grammar, reserve)
     assert not accepts(vocab, grammar, '{"name": "product_report", "arguments": {}}')
+    assert accepts(vocab, build_grammar(TOOLS), '{"name": "product_report", "arguments": {}}')
 
 
 def test_the_catch_all_never_admits_a_known_tool_with_free_arguments(vocab: Any) -> None:
@@ -176,7 +172,7 @@ def test_arguments_follow_the_schema_property_order(vocab: Any) -> None:
 
 def test_grammars_are_built_once_per_tool_set() -> None:
     assert build_grammar(TOOLS) is build_grammar(list(TOOLS))
-    assert build_grammar(TOOLS) is not build_grammar(TOOLS, blocked=frozenset({"todo_add"}))
+    assert build_grammar(TOOLS) is not build_grammar(TOOLS, catch_all=False)
 
 
 def test_a_schema_the_converter_cannot_express_falls_back_to_any_object(

@@ -89,6 +89,7 @@ def ask(
     kwargs = {} if policy is None else {"policy": policy}
     model = LlamaCppChatModel._over(runtime, **kwargs)
     response = model.call(Prompt(messages, options(*tools)))
+    assert response.result is not None
     return response.result.output, runtime
 
 
@@ -251,7 +252,7 @@ def test_a_follow_up_opens_with_a_call_when_calling_gets_the_floor_share() -> No
 
 
 def test_the_turn_view_sees_this_turns_calls_and_what_succeeded() -> None:
-    messages = [
+    messages: list[Message] = [
         UserMessage("first"),
         AssistantMessage("", (ToolCall("a", "calculate", '{"left": 1}'),)),
         ToolResponseMessage((ToolResponse("a", "calculate", "1"),)),
@@ -270,3 +271,56 @@ def test_the_turn_view_sees_this_turns_calls_and_what_succeeded() -> None:
     assert not view.repeats("calculate", {"left": 1})
     first = TurnView.of(messages[:1])
     assert (first.request, first.follow_up, first.has_results) == ("first", False, False)
+
+
+def test_after_results_a_reply_opens_with_another_call_when_calling_gets_the_floor_share() -> None:
+    request = "What is 12 times 7, and what is 300 divided by 4?"
+    messages = after_result(request, MULTIPLY, "84")
+    divide = call_text("calculate", operation="divide", left=300, right=4)
+    # Calling gets about 5 % of the first token: above the 3 % floor, below a greedy pick.
+    script = replies(("12 times 7 is 84.", 10.0), (divide, 7.2))
+    reply, _ = ask(script, messages, CALCULATE)
+    assert [json.loads(c.arguments)["operation"] for c in reply.tool_calls] == ["divide"]
+    reply, _ = ask(script, messages, CALCULATE, policy=PLAIN)
+    assert reply.text == "12 times 7 is 84."
+    off = SmallModelPolicy(after_results_call_floor=None)
+    reply, _ = ask(script, messages, CALCULATE, policy=off)
+    assert reply.text == "12 times 7 is 84."
+    # Done: calling far below the floor, the answer comes.
+    script = replies(("12 times 7 is 84.", 10.0), (divide, 4.0))
+    reply, _ = ask(script, messages, CALCULATE)
+    assert reply.text == "12 times 7 is 84."
+
+
+def test_a_call_forced_by_the_floor_that_only_repeats_is_answered_in_prose() -> None:
+    messages = after_result("What is 12 times 7?", MULTIPLY, "84")
+    again = call_text("calculate", operation="multiply", left=12, right=7)
+    script = replies(("It is 84.", 10.0), (again, 7.5))
+    reply, _ = ask(script, messages, CALCULATE)
+    assert (reply.text, reply.tool_calls) == ("It is 84.", ())
+
+
+def test_a_response_schema_becomes_the_answers_grammar() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"city": {"type": "string"}},
+        "required": ["city"],
+        "additionalProperties": False,
+    }
+    runtime = FakeRuntime(replies('{"city": "Paris"}'))
+    model = LlamaCppChatModel._over(runtime)
+    assert model.native_response_schema
+    prompt = Prompt([UserMessage("Capital of France?")], ChatOptions(response_schema=schema))
+    response = model.call(prompt)
+    assert response.text == '{"city": "Paris"}'
+    grammar = runtime.grammars[-1]
+    assert grammar is not None
+    assert '"\\"city\\""' in grammar
+    # With tools offered, a reply that does not open with the call token is the JSON answer.
+    runtime = FakeRuntime(replies('{"city": "Paris"}'))
+    model = LlamaCppChatModel._over(runtime)
+    options = ChatOptions(response_schema=schema, tool_callbacks=(_Tool(CALCULATE),))
+    response = model.call(Prompt([UserMessage("Capital of France?")], options))
+    assert response.text == '{"city": "Paris"}'
+    assert response.result is not None
+    assert response.result.output.tool_calls == ()

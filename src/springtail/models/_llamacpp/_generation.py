@@ -23,6 +23,7 @@ from springtail.models._llamacpp._drafts import CallDraft, PromptLookup
 from springtail.models._llamacpp._grammar import (
     TAGGED_CLOSE,
     TAGGED_OPEN,
+    answer_grammar,
     build_grammar,
     text_only_grammar,
 )
@@ -125,6 +126,9 @@ class Generator:
         self.close_tag = runtime.tokenize(TAGGED_CLOSE, special=True)
         # The tag as one token, when the vocabulary has it (Qwen's does).
         self.open_token = self.open_tag[0] if len(self.open_tag) == 1 else None
+        # Structured output: the answer is JSON that fits the schema, by construction.
+        schema = options.response_schema
+        self.answer_grammar = answer_grammar(schema) if schema else None
 
     def _tokenize(self, text: str) -> list[int]:
         return self.runtime.tokenize(text, special=False)
@@ -135,7 +139,14 @@ class Generator:
     def turn(self, tools: Sequence[ToolDefinition]) -> Turn:
         """Generate one reply: prose, or calls."""
         if not tools:
-            return self._finish(self._generate(None, reply=True), ())
+            return self._finish(self._generate(self.answer_grammar, reply=True), ())
+        if self.answer_grammar is not None and self.open_token is not None:
+            # A JSON answer opens like a call's body, so only the model's own call
+            # token tells the two apart: one token decides, then the answer is made
+            # under the schema's grammar.
+            first = self._generate(None, stream=False, max_new=1, reply=True)
+            if not first.tokens or first.tokens[0] != self.open_token:
+                return self._prose()
         policy, view = self.policy, self.view
         opening = policy.opening(view, tools)
         if opening.offer:
@@ -173,8 +184,12 @@ class Generator:
         return Turn(prose, tuple(calls), "tool_calls", self._usage())
 
     def _prose(self) -> Turn:
-        """A reply that must be prose (it may not open with a tag or a fence)."""
-        return self._finish(self._generate(text_only_grammar(), reply=True), ())
+        """A reply that must be prose, or the JSON answer the request's schema asks for.
+
+        Prose may not open with a tag or a fence.
+        """
+        grammar = self.answer_grammar or text_only_grammar()
+        return self._finish(self._generate(grammar, reply=True), ())
 
     def _calls(
         self, context: list[int], tools: Sequence[ToolDefinition], *, catch_all: bool
@@ -231,10 +246,16 @@ class Generator:
         return calls, False
 
     def _share(self, mask: Any, row: int) -> float:
-        """The probability of the tokens in ``mask`` at ``row`` of the last batch."""
+        """The probability of the tokens in ``mask`` at ``row`` of the last batch.
+
+        End tokens are left out of the whole when the policy forbids an empty
+        reply: the share is among the tokens the reply may open with.
+        """
         import numpy as np
 
-        logits = self.runtime.logits(row)
+        logits = np.array(self.runtime.logits(row), dtype=np.float64)
+        if self.policy.never_empty and self.end_tokens:
+            logits[list(self.end_tokens)] = -np.inf
         weights = np.exp(logits - logits.max())
         return float(weights[mask].sum() / weights.sum())
 

@@ -23,13 +23,20 @@ import copy
 import functools
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from springtail.models._wire import plain_json
 from springtail.tools._definition import ToolDefinition
 
-__all__ = ["FENCE_OPEN", "TAGGED_CLOSE", "TAGGED_OPEN", "build_grammar", "text_only_grammar"]
+__all__ = [
+    "FENCE_OPEN",
+    "TAGGED_CLOSE",
+    "TAGGED_OPEN",
+    "answer_grammar",
+    "build_grammar",
+    "text_only_grammar",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -124,6 +131,32 @@ def _build_cached(tools: tuple[tuple[str, str], ...], catch_all: bool) -> str:
             schema_rules,
         ]
     )
+
+
+def answer_grammar(schema: Mapping[str, Any]) -> str | None:
+    """A grammar for an answer that is JSON matching ``schema`` (structured output).
+
+    ``None`` when llama.cpp's converter cannot express the schema: the answer
+    is then generated freely and validated by the client.
+    """
+    return _answer_cached(json.dumps(plain_json(dict(schema))))  # key order is the grammar's
+
+
+@functools.lru_cache(maxsize=32)
+def _answer_cached(schema_json: str) -> str | None:
+    from llama_cpp import llama_grammar
+
+    converter_type: Any = llama_grammar.SchemaConverter  # untyped upstream
+    converter = converter_type(prop_order={}, allow_fetch=False, dotall=False, raw_pattern=False)
+    try:
+        schema = converter.resolve_refs(json.loads(schema_json), "answer")
+        converter.visit(schema, "")
+    except Exception as exc:  # the converter asserts on schemas it cannot express
+        logger.warning("The answer's schema cannot be expressed as a grammar (%s).", exc)
+        return None
+    rules = dict(converter._rules)
+    rules["char"] = _CHAR  # llama.cpp's converter lets raw newlines into strings; JSON does not
+    return "\n".join(f"{name} ::= {rule}" for name, rule in sorted(rules.items()))
 
 
 def _arguments_rule(converter: Any, index: int, name: str, schema: dict[str, Any]) -> str:

@@ -8,14 +8,13 @@ import logging
 import os
 import threading
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from springtail._sync import iterate_sync, run_sync
 from springtail.messages import AssistantMessage, ChatOptions, ChatResponse, Prompt, ToolCall
-from springtail.models._base import ModelError, ModelUnavailableError
+from springtail.models._base import ChatModel, ModelError, ModelUnavailableError
 from springtail.models._llamacpp._decoding import common_prefix
 from springtail.models._llamacpp._files import EMBEDDED_MODELS, ensure_model_file, model_dir
 from springtail.models._llamacpp._generation import Generator, Sink, Turn
@@ -57,8 +56,9 @@ class _Engine:
         """A mask over the vocabulary: the tokens a reply that is a call opens with.
 
         ``<tool_call>`` and pieces starting with ``<`` (the tag spelled out),
-        ``{`` or a code fence (the model's other call shapes). Built on first
-        use, once per model: one pass over the vocabulary.
+        ``{`` or a code fence (the model's other call shapes), but not the end
+        tokens (``<|im_end|>``). Built on first use, once per model: one pass
+        over the vocabulary.
         """
         if self._call_openers is None:
             import numpy as np
@@ -66,13 +66,15 @@ class _Engine:
             runtime = self.runtime
             # The raw token texts: what the call openers start with is plain ASCII either way.
             pieces = (runtime.token_text(i) for i in range(runtime.n_vocab))
-            self._call_openers = np.fromiter(
+            opens = np.fromiter(
                 (p.startswith(("<", "{", "```")) for p in pieces), dtype=bool, count=runtime.n_vocab
             )
+            opens[list(self.end_tokens())] = False  # ``<|im_end|>`` ends a reply, opens nothing
+            self._call_openers = opens
         return self._call_openers
 
 
-class LlamaCppChatModel:
+class LlamaCppChatModel(ChatModel):
     """A chat model running a GGUF file in this process with llama.cpp.
 
     ``model`` is ``"embedded"`` (Qwen2.5-Coder 1.5B, shipped in PyPI part
@@ -87,6 +89,9 @@ class LlamaCppChatModel:
     a small model needs beyond that live in its ``policy``
     (``docs/embedded-model.md``).
     """
+
+    native_response_schema = True
+    """``ChatOptions.response_schema`` becomes a grammar: the answer is valid JSON of that shape."""
 
     def __init__(
         self,
@@ -165,10 +170,6 @@ class LlamaCppChatModel:
 
     # -- ChatModel -----------------------------------------------------------------
 
-    def call(self, prompt: Prompt) -> ChatResponse:
-        """Answer ``prompt``; blocks until the whole reply is generated."""
-        return run_sync(self.acall(prompt))
-
     async def acall(self, prompt: Prompt) -> ChatResponse:
         """Answer ``prompt`` without blocking the event loop."""
         cancel = threading.Event()
@@ -179,10 +180,6 @@ class LlamaCppChatModel:
             cancel.set()
             raise
         return self._response(turn)
-
-    def stream(self, prompt: Prompt) -> Iterator[ChatResponse]:
-        """Text deltas as they are generated, then the tool calls and usage."""
-        return iterate_sync(lambda: self.astream(prompt))
 
     async def astream(self, prompt: Prompt) -> AsyncIterator[ChatResponse]:
         """Text deltas as they are generated, then the tool calls and usage.

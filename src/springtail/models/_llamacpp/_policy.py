@@ -197,6 +197,13 @@ class SmallModelPolicy:
         follow_up_call_floor: In a conversation that already has answers, a new
             request opens with a call when calling gets at least this share of
             the first token's probability; ``None`` turns it off.
+        after_results_call_floor: Once tools have answered, the reply opens with
+            another call when calling gets at least this share of the first
+            token's probability. The 1.5B model answers after the first of two
+            calls a request needs ("12 times 7, and 300 divided by 4"), but
+            gives calling more weight there than when it is done; a forced call
+            that only repeats one already made is answered in prose
+            (``repeat_as_prose``). ``None`` turns it off.
     """
 
     guidance: str | None = DEFAULT_TOOL_GUIDANCE
@@ -207,11 +214,13 @@ class SmallModelPolicy:
     result_prefix: bool = True
     offer_named_tools: bool = True
     follow_up_call_floor: float | None = 0.01
+    after_results_call_floor: float | None = 0.03
 
     def __post_init__(self) -> None:
-        floor = self.follow_up_call_floor
-        if floor is not None and not 0.0 < floor <= 1.0:
-            raise ValueError(f"follow_up_call_floor={floor} must lie in (0, 1], or be None.")
+        for name in ("follow_up_call_floor", "after_results_call_floor"):
+            floor = getattr(self, name)
+            if floor is not None and not 0.0 < floor <= 1.0:
+                raise ValueError(f"{name}={floor} must lie in (0, 1], or be None.")
 
     def result_text(self, name: str, data: str, *, is_error: bool) -> str:
         """``NAME returned: DATA`` (or ``failed``), so the answer states it."""
@@ -220,13 +229,15 @@ class SmallModelPolicy:
         return f"{name} {'failed' if is_error else 'returned'}: {data}"
 
     def opening(self, view: TurnView, tools: Sequence[ToolDefinition]) -> Opening:
-        """Offer named tools after results; push follow-up requests towards calling."""
+        """Offer named tools after results, else push towards another call; same for follow-ups."""
         if not tools:
             return Opening()
         if view.has_results:
             if self.offer_named_tools and view.request:
-                return Opening(offer=tuple(named_tools(view.request, tools, view.called())))
-            return Opening()
+                offer = tuple(named_tools(view.request, tools, view.called()))
+                if offer:
+                    return Opening(offer=offer)
+            return Opening(call_floor=self.after_results_call_floor)
         if view.follow_up and self.follow_up_call_floor is not None:
             return Opening(call_floor=self.follow_up_call_floor)
         return Opening()
