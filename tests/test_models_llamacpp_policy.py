@@ -324,3 +324,19 @@ def test_a_response_schema_becomes_the_answers_grammar() -> None:
     assert response.text == '{"city": "Paris"}'
     assert response.result is not None
     assert response.result.output.tool_calls == ()
+
+
+def _two_rounds() -> list[Message]:
+    divide = ToolCall("call_2", "calculate", '{"operation": "divide", "left": 300, "right": 4}')
+    return [
+        *after_result("What is 12 times 7, and what is 300 divided by 4?", MULTIPLY, "84"),
+        AssistantMessage("", (divide,)),
+        ToolResponseMessage((ToolResponse("call_2", "calculate", "75"),)),
+    ]
+
+
+def test_only_the_first_call_of_a_turn_is_followed_by_a_pushed_call() -> None:
+    add = call_text("calculate", operation="add", left=12, right=7)
+    script = replies(("84 and 75.", 10.0), (add, 7.2))
+    reply, _ = ask(script, _two_rounds(), CALCULATE)
+    assert (reply.text, reply.tool_calls) == ("84 and 75.", ())

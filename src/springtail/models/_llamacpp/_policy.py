@@ -203,7 +203,8 @@ class SmallModelPolicy:
             calls a request needs ("12 times 7, and 300 divided by 4"), but
             gives calling more weight there than when it is done; a forced call
             that only repeats one already made is answered in prose
-            (``repeat_as_prose``). ``None`` turns it off.
+            (``repeat_as_prose``). Only after the turn's first call: pushed after
+            a second, the model made up a third. ``None`` turns it off.
     """
 
     guidance: str | None = DEFAULT_TOOL_GUIDANCE
@@ -237,7 +238,9 @@ class SmallModelPolicy:
                 offer = tuple(named_tools(view.request, tools, view.called()))
                 if offer:
                     return Opening(offer=offer)
-            return Opening(call_floor=self.after_results_call_floor)
+            if len(view.calls) == 1:
+                return Opening(call_floor=self.after_results_call_floor)
+            return Opening()
         if view.follow_up and self.follow_up_call_floor is not None:
             return Opening(call_floor=self.follow_up_call_floor)
         return Opening()
