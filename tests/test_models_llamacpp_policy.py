@@ -340,3 +340,17 @@ def test_only_the_first_call_of_a_turn_is_followed_by_a_pushed_call() -> None:
     script = replies(("84 and 75.", 10.0), (add, 7.2))
     reply, _ = ask(script, _two_rounds(), CALCULATE)
     assert (reply.text, reply.tool_calls) == ("84 and 75.", ())
+
+
+def test_a_reply_holds_one_call_under_the_small_policy_and_as_many_as_written_without() -> None:
+    two = call_text("calculate", operation="multiply", left=12, right=7) + call_text(
+        "calculate", operation="divide", left=300, right=4
+    )
+    request: list[Message] = [UserMessage("What is 12 times 7, and what is 300 divided by 4?")]
+    reply, _ = ask(replies(two), request, CALCULATE)
+    assert [json.loads(c.arguments)["operation"] for c in reply.tool_calls] == ["multiply"]
+    reply, _ = ask(replies(two), request, CALCULATE, policy=PLAIN)
+    assert [json.loads(c.arguments)["operation"] for c in reply.tool_calls] == [
+        "multiply",
+        "divide",
+    ]

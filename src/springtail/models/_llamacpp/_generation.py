@@ -227,6 +227,8 @@ class Generator:
                 break  # after the new calls, a repeat of one already answered: stop there
             calls.append(call)
             seen.add(call.key())
+            if self.policy.one_call_per_reply:
+                break
             tokens = tokens + list(body.tokens)
             if not body.text.endswith("\n"):
                 tokens += self.runtime.tokenize("\n", special=True)
