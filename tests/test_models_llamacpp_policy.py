@@ -95,6 +95,7 @@ def ask(
 
 SMALL = SmallModelPolicy()
 PLAIN = PlainPolicy()
+PUSHED = SmallModelPolicy(after_results_call_floor=0.03)
 
 MULTIPLY = ToolCall("call_1", "calculate", '{"operation": "multiply", "left": 12, "right": 7}')
 
@@ -277,18 +278,17 @@ def test_after_results_a_reply_opens_with_another_call_when_calling_gets_the_flo
     request = "What is 12 times 7, and what is 300 divided by 4?"
     messages = after_result(request, MULTIPLY, "84")
     divide = call_text("calculate", operation="divide", left=300, right=4)
-    # Calling gets about 5 % of the first token: above the 3 % floor, below a greedy pick.
+    # Calling gets about 5 % of the first token: above a 3 % floor, below a greedy pick.
     script = replies(("12 times 7 is 84.", 10.0), (divide, 7.2))
-    reply, _ = ask(script, messages, CALCULATE)
+    reply, _ = ask(script, messages, CALCULATE, policy=PUSHED)
     assert [json.loads(c.arguments)["operation"] for c in reply.tool_calls] == ["divide"]
     reply, _ = ask(script, messages, CALCULATE, policy=PLAIN)
     assert reply.text == "12 times 7 is 84."
-    off = SmallModelPolicy(after_results_call_floor=None)
-    reply, _ = ask(script, messages, CALCULATE, policy=off)
+    reply, _ = ask(script, messages, CALCULATE)  # off by default
     assert reply.text == "12 times 7 is 84."
     # Done: calling far below the floor, the answer comes.
     script = replies(("12 times 7 is 84.", 10.0), (divide, 4.0))
-    reply, _ = ask(script, messages, CALCULATE)
+    reply, _ = ask(script, messages, CALCULATE, policy=PUSHED)
     assert reply.text == "12 times 7 is 84."
 
 
@@ -296,7 +296,7 @@ def test_a_call_forced_by_the_floor_that_only_repeats_is_answered_in_prose() -> 
     messages = after_result("What is 12 times 7?", MULTIPLY, "84")
     again = call_text("calculate", operation="multiply", left=12, right=7)
     script = replies(("It is 84.", 10.0), (again, 7.5))
-    reply, _ = ask(script, messages, CALCULATE)
+    reply, _ = ask(script, messages, CALCULATE, policy=PUSHED)
     assert (reply.text, reply.tool_calls) == ("It is 84.", ())
 
 
@@ -338,7 +338,7 @@ def _two_rounds() -> list[Message]:
 def test_only_the_first_call_of_a_turn_is_followed_by_a_pushed_call() -> None:
     add = call_text("calculate", operation="add", left=12, right=7)
     script = replies(("84 and 75.", 10.0), (add, 7.2))
-    reply, _ = ask(script, _two_rounds(), CALCULATE)
+    reply, _ = ask(script, _two_rounds(), CALCULATE, policy=PUSHED)
     assert (reply.text, reply.tool_calls) == ("84 and 75.", ())
 
 

@@ -68,7 +68,7 @@ class _Shop:
         items: list[OrderItem],
         shipping: Literal["standard", "express"] = "standard",
     ) -> str:
-        order_id = f"O-{1001 + len(self.orders)}"
+        order_id = f"O-{1001 + sum(k.startswith('O-1') for k in self.orders)}"
         self.orders[order_id] = {
             "order_id": order_id,
             "status": "processing",

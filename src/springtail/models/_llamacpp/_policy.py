@@ -214,7 +214,9 @@ class SmallModelPolicy:
             gives calling more weight there than when it is done; a forced call
             that only repeats one already made is answered in prose
             (``repeat_as_prose``). Only after the turn's first call: pushed after
-            a second, the model made up a third. ``None`` turns it off.
+            a second, the model made up a third. Off (``None``) by default: 0.03
+            was chosen on the development half of ``bench/matrix`` and did not
+            hold on the held-out half (docs/embedded-model.md).
     """
 
     guidance: str | None = DEFAULT_TOOL_GUIDANCE
@@ -226,7 +228,7 @@ class SmallModelPolicy:
     result_prefix: bool = True
     offer_named_tools: bool = True
     follow_up_call_floor: float | None = 0.01
-    after_results_call_floor: float | None = 0.03
+    after_results_call_floor: float | None = None
 
     def __post_init__(self) -> None:
         for name in ("follow_up_call_floor", "after_results_call_floor"):
