@@ -40,8 +40,8 @@ __all__ = [
 DEFAULT_TOOL_GUIDANCE = (
     "Only call a function when the request needs what the function returns. "
     "Reply to greetings, thanks and general questions in plain text, without a function. "
-    "After a function returns, answer the user's request directly with the values it "
-    "returned, in one or two sentences; do not describe functions."
+    "After a function returns, answer the user's request in one or two full sentences "
+    "that state the values it returned; do not describe functions."
 )
 """Appended to the system prompt when tools are offered (why: docs/embedded-model.md)."""
 
