@@ -30,3 +30,30 @@ def test_a_reply_opening_with_a_spelled_out_tag_is_answered_in_prose(
     assert reply.tool_calls == ()
     assert "France" in reply.text
     assert not reply.text.lstrip().startswith("<")
+
+
+def test_entity_is_one_request_whose_answer_the_schema_grammar_makes_valid(
+    embedded_model: LlamaCppChatModel, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pydantic import BaseModel
+
+    from springtail import ChatClient
+
+    class Capital(BaseModel):
+        country: str
+        city: str
+
+    calls: list[Prompt] = []
+    original = embedded_model.acall
+
+    async def counted(prompt: Prompt) -> object:
+        calls.append(prompt)
+        return await original(prompt)
+
+    monkeypatch.setattr(embedded_model, "acall", counted)
+    answer = ChatClient(embedded_model).prompt("What is the capital of France?").entity(Capital)
+    assert isinstance(answer, Capital)
+    assert "paris" in answer.city.lower()
+    assert len(calls) == 1
+    assert calls[0].options is not None
+    assert calls[0].options.response_schema is not None
