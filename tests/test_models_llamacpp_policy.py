@@ -354,3 +354,33 @@ def test_a_reply_holds_one_call_under_the_small_policy_and_as_many_as_written_wi
         "multiply",
         "divide",
     ]
+
+
+def test_a_turn_cancelled_before_its_call_is_written_returns_no_call(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import threading
+
+    from springtail.models._llamacpp._generation import Generator
+    from springtail.models._llamacpp._policy import TurnView
+
+    runtime = FakeRuntime(replies(call_text("calculate", operation="add", left=1, right=2)))
+    model = LlamaCppChatModel._over(runtime, policy=PLAIN)
+    engine = model._load()
+    prompt = Prompt([UserMessage("1 + 2?")], options(CALCULATE))
+    tokens, opts = model._tokens(engine, prompt)
+    cancel = threading.Event()
+    generator = Generator(
+        runtime, tokens, opts, None, cancel, policy=PLAIN, view=TurnView.of(prompt.messages)
+    )
+    original = generator._calls
+
+    def cancelled_first(
+        context: list[int], tools: list[ToolDefinition], *, catch_all: bool
+    ) -> object:
+        cancel.set()
+        return original(context, tools, catch_all=catch_all)
+
+    monkeypatch.setattr(generator, "_calls", cancelled_first)
+    turn = generator.turn([CALCULATE])
+    assert (turn.calls, turn.finish_reason) == ((), "cancelled")

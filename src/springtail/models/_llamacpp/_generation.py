@@ -177,6 +177,8 @@ class Generator:
             calls = [c for c in calls if c.name in known]
             if not calls:  # only tools that do not exist: no tool fits, answer instead
                 return self._prose()
+        if not calls:  # cancelled before a call was written
+            return Turn(prose, (), "cancelled", self._usage())
         if policy.repeat_as_prose and view.repeats(calls[0].name, calls[0].arguments):
             return self._prose()  # nothing new to call: the model is looping
         if self.options.parallel_tool_calls is False:
