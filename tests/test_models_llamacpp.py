@@ -318,3 +318,31 @@ def test_a_streamed_answer_arrives_in_pieces_that_add_up(
     whole = embedded_model.call(prompt)
     assert "".join(deltas) == whole.text
     assert chunks[-1].metadata.usage.completion_tokens > 0
+
+
+def test_prepare_evaluates_the_prompt_ahead_and_cancelling_stops_it() -> None:
+    import time
+    from collections.abc import Sequence
+
+    from fake_llama import FakeRuntime, replies
+
+    class SlowRuntime(FakeRuntime):
+        def evaluate_long(self, tokens: Sequence[int]) -> None:
+            time.sleep(0.02)  # about 100 batches for this prompt: 2 s in all
+            super().evaluate_long(tokens)
+
+    prompt = Prompt([SystemMessage("You are helpful. " * 350), UserMessage("hi")])
+    runtime = FakeRuntime(replies("Hello!"))
+    model = LlamaCppChatModel._over(runtime)
+    evaluated = model.prepare(prompt).result(timeout=30)
+    assert evaluated == len(runtime.cached()) > 5000
+    slow = SlowRuntime(replies("Hello!"))
+    model = LlamaCppChatModel._over(slow)
+    started = time.perf_counter()
+    future = model.prepare(prompt)
+    time.sleep(0.2)
+    future.cancel()
+    # The running evaluation stops at its next batch: far fewer tokens, far sooner.
+    model.call(Prompt([UserMessage("hi")]))  # waits behind the stopped warm-up
+    assert time.perf_counter() - started < 1.5
+    assert len(slow.cached()) < evaluated

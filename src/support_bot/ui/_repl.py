@@ -110,8 +110,23 @@ def run_chat(
     and the chat goes on; an unavailable model or a store failure ends it,
     in the caller, with one sentence.
     """
-    if isinstance(step, FinalStep):
-        step.warm_up()  # the model evaluates the prompt's start while the user types
+    # The model evaluates the prompt's start while the user types; leaving the
+    # chat stops that instead of waiting for it.
+    warming = step.warm_up() if isinstance(step, FinalStep) else None
+    try:
+        return _answer_lines(step, reporter, read_line, console, prompt)
+    finally:
+        if warming is not None:
+            warming.cancel()
+
+
+def _answer_lines(
+    step: Step,
+    reporter: ConsoleReporter,
+    read_line: Callable[[str], str | None],
+    console: Console,
+    prompt: str,
+) -> int:
     while True:
         line = read_line(prompt)
         if line is None:

@@ -74,6 +74,18 @@ class _Engine:
         return self._call_openers
 
 
+class _Preparation(Future[int]):
+    """The future of ``prepare``: cancelling it also stops an evaluation under way."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stop = threading.Event()
+
+    def cancel(self) -> bool:
+        self.stop.set()
+        return super().cancel()
+
+
 class LlamaCppChatModel(ChatModel):
     """A chat model running a GGUF file in this process with llama.cpp.
 
@@ -211,13 +223,26 @@ class LlamaCppChatModel(ChatModel):
         """Start evaluating ``prompt`` in the background; returns at once.
 
         A chat knows its system prompt and tools before the user has typed a
-        word: evaluating them while the user types (about 20 s on 2 cores for
+        word: evaluating them while the user types (20-35 s on 2 cores for
         support-bot's) means the first request evaluates only itself. The model
         is loaded too, if it was not. A request made meanwhile waits for this
         evaluation and then reuses it. The future gives how many tokens of the
-        prompt the KV cache holds, or the error that loading hit.
+        prompt the KV cache holds, or the error that loading hit; cancelling it
+        stops the evaluation at its next batch (a chat that is left early does
+        not wait for it).
         """
-        return self._executor.submit(self._prepare, prompt)
+        preparation = _Preparation()
+
+        def run() -> None:
+            if not preparation.set_running_or_notify_cancel():
+                return
+            try:
+                preparation.set_result(self._prepare(prompt, preparation.stop))
+            except BaseException as exc:  # handed to whoever waits on the future
+                preparation.set_exception(exc)
+
+        self._executor.submit(run)
+        return preparation
 
     def close(self) -> None:
         """Free the model's memory; a later call loads it again."""
@@ -312,17 +337,20 @@ class LlamaCppChatModel(ChatModel):
             # A long prompt was evaluated from scratch: the next process need not.
             cache.save(engine.runtime)
 
-    def _prepare(self, prompt: Prompt) -> int:
+    def _prepare(self, prompt: Prompt, stop: threading.Event) -> int:
         with self._lock:
             engine = self._load()
             tokens, _ = self._tokens(engine, prompt)
             held = self._held(engine, tokens)
             runtime = engine.runtime
-            kept = runtime.keep_prefix(held)
-            if kept < len(tokens):
-                runtime.evaluate_long(tokens[kept:])
-            self._save(engine, tokens, kept)
-            return len(tokens)
+            done = runtime.keep_prefix(held)
+            while done < len(tokens) and not stop.is_set():
+                chunk = tokens[done : done + runtime.n_batch]
+                runtime.evaluate_long(chunk)
+                done += len(chunk)
+            if done == len(tokens):
+                self._save(engine, tokens, held)
+            return done
 
     def _run_turn(self, prompt: Prompt, sink: Sink | None, cancel: threading.Event) -> Turn:
         with self._lock:
