@@ -132,6 +132,7 @@ class FinalStep:
         (about 2,000 tokens, 20 s on 2 cores the first time) before the first
         request leaves that request only its own words to evaluate. Server
         models have nothing to gain, so nothing happens for them (``None``).
+        Cancelling the future stops the evaluation.
         """
         model = self._env.model
         if not isinstance(model, LlamaCppChatModel):
