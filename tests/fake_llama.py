@@ -126,6 +126,9 @@ class FakeRuntime:
     def cached(self) -> list[int]:
         return list(self._cache)
 
+    def n_cached(self) -> int:
+        return len(self._cache)
+
     def keep_prefix(self, count: int) -> int:
         del self._cache[count:]
         return len(self._cache)

@@ -66,13 +66,13 @@ def decode(
     pending = _uncached(runtime, context)
     produced: list[int] = []
     while True:
-        held = len(runtime.cached())
+        held = runtime.n_cached()
         room = min(max_draft, runtime.n_batch - 1, runtime.n_ctx - held - len(pending) - 1)
         drafts = list(drafter(produced, room))[:room] if drafter is not None and room > 0 else []
         if len(pending) + len(drafts) > runtime.n_batch:
             runtime.evaluate_long(pending[:-1])  # a long prompt first, in the runtime's batches
             pending = pending[-1:]
-            held = len(runtime.cached())
+            held = runtime.n_cached()
         first = len(pending) - 1  # the batch row whose logits give the next token
         runtime.evaluate(pending + drafts, outputs_from=first)
         for i, draft in enumerate(drafts):

@@ -181,6 +181,9 @@ class LlamaRuntime:
     def cached(self) -> list[int]:
         return list(self.llama.input_ids[: self.llama.n_tokens].tolist())
 
+    def n_cached(self) -> int:
+        return int(self.llama.n_tokens)
+
     def keep_prefix(self, count: int) -> int:
         llama = self.llama
         if not llama._ctx.kv_cache_seq_rm(-1, count, -1):

@@ -99,7 +99,7 @@ class PromptCache:
 
     def save(self, runtime: Runtime) -> Path | None:
         """Write what the KV cache holds now; ``None`` when it is too short or cannot be written."""
-        if len(runtime.cached()) < self.min_tokens:
+        if runtime.n_cached() < self.min_tokens:
             return None
         saved = runtime.save_state()
         if saved is None:

@@ -57,6 +57,10 @@ class Runtime(Protocol):
         """The tokens whose keys and values the cache holds, in order."""
         ...
 
+    def n_cached(self) -> int:
+        """How many tokens the cache holds (``len(cached())`` without the copy)."""
+        ...
+
     def keep_prefix(self, count: int) -> int:
         """Cut the cache back to its first ``count`` tokens; how many it kept (0: reset)."""
         ...
