@@ -95,7 +95,7 @@ def ask(
 
 SMALL = SmallModelPolicy()
 PLAIN = PlainPolicy()
-PUSHED = SmallModelPolicy(after_results_call_floor=0.03)
+PUSHED = SmallModelPolicy(after_results_call_floor=0.03, call_for_unused_values=False)
 
 MULTIPLY = ToolCall("call_1", "calculate", '{"operation": "multiply", "left": 12, "right": 7}')
 
@@ -284,7 +284,8 @@ def test_after_results_a_reply_opens_with_another_call_when_calling_gets_the_flo
     assert [json.loads(c.arguments)["operation"] for c in reply.tool_calls] == ["divide"]
     reply, _ = ask(script, messages, CALCULATE, policy=PLAIN)
     assert reply.text == "12 times 7 is 84."
-    reply, _ = ask(script, messages, CALCULATE)  # off by default
+    floor_only = SmallModelPolicy(call_for_unused_values=False)
+    reply, _ = ask(script, messages, CALCULATE, policy=floor_only)  # off by default
     assert reply.text == "12 times 7 is 84."
     # Done: calling far below the floor, the answer comes.
     script = replies(("12 times 7 is 84.", 10.0), (divide, 4.0))
@@ -342,18 +343,148 @@ def test_only_the_first_call_of_a_turn_is_followed_by_a_pushed_call() -> None:
     assert (reply.text, reply.tool_calls) == ("84 and 75.", ())
 
 
-def test_a_reply_holds_one_call_under_the_small_policy_and_as_many_as_written_without() -> None:
+def test_a_reply_holds_the_calls_the_model_writes_without_a_policy() -> None:
     two = call_text("calculate", operation="multiply", left=12, right=7) + call_text(
         "calculate", operation="divide", left=300, right=4
     )
     request: list[Message] = [UserMessage("What is 12 times 7, and what is 300 divided by 4?")]
-    reply, _ = ask(replies(two), request, CALCULATE)
-    assert [json.loads(c.arguments)["operation"] for c in reply.tool_calls] == ["multiply"]
     reply, _ = ask(replies(two), request, CALCULATE, policy=PLAIN)
     assert [json.loads(c.arguments)["operation"] for c in reply.tool_calls] == [
         "multiply",
         "divide",
     ]
+
+
+# -- calls for the request's values ---------------------------------------------------
+
+TWICE = "What is 12 times 7, and what is 300 divided by 4?"
+
+
+def _then(first: str, second: str) -> str:
+    """A reply of two calls as the model continues it after the policy asks for the second."""
+    return f"{first}\n{second}"
+
+
+def _operations(reply: AssistantMessage) -> list[str]:
+    return [json.loads(c.arguments)["operation"] for c in reply.tool_calls]
+
+
+def test_a_second_call_is_asked_for_while_the_request_holds_values_no_call_carries() -> None:
+    multiply = call_text("calculate", operation="multiply", left=12, right=7)
+    divide = call_text("calculate", operation="divide", left=300, right=4)
+    # The model alone ends its reply after one call; asked, it writes the second.
+    script = replies(multiply, _then(multiply, divide))
+    reply, _ = ask(script, [UserMessage(TWICE)], CALCULATE)
+    assert _operations(reply) == ["multiply", "divide"]
+    off = SmallModelPolicy(call_for_unused_values=False)
+    reply, _ = ask(script, [UserMessage(TWICE)], CALCULATE, policy=off)
+    assert _operations(reply) == ["multiply"]
+    # Every value used: nothing is asked, the reply is the one call.
+    reply, runtime = ask(script, [UserMessage("What is 12 times 7?")], CALCULATE)
+    assert _operations(reply) == ["multiply"]
+    assert not any("</tool_call>\n<tool_call>" in p for p in runtime.prompts)
+
+
+def test_a_call_asked_for_is_dropped_unless_it_carries_an_unused_value() -> None:
+    multiply = call_text("calculate", operation="multiply", left=12, right=7)
+    again = call_text("calculate", operation="add", left=12, right=7)
+    reply, _ = ask(replies(multiply, _then(multiply, again)), [UserMessage(TWICE)], CALCULATE)
+    assert _operations(reply) == ["multiply"]
+
+
+def test_a_call_asked_for_waits_for_a_value_only_a_result_will_give() -> None:
+    chain = "What is 12 times 12, and what percentage is that of 576?"
+    square = call_text("calculate", operation="multiply", left=12, right=12)
+    share = call_text("percentage", part=144, total=576)
+    percentage = ToolDefinition(
+        "percentage",
+        "What share one number is of another.",
+        _schema(part={"type": "number"}, total={"type": "number"}),
+    )
+    # Before the result, 144 comes from nowhere: the reply is the first call alone.
+    script = replies(square, _then(square, share))
+    reply, _ = ask(script, [UserMessage(chain)], CALCULATE, percentage)
+    assert [c.name for c in reply.tool_calls] == ["calculate"]
+    # Once the result says 144, the call that carries 576 is asked for and kept.
+    first = ToolCall("call_1", "calculate", '{"operation": "multiply", "left": 12, "right": 12}')
+    messages = after_result(chain, first, "144")
+    reply, _ = ask(replies(("144.", 10.0), (share, 2.0)), messages, CALCULATE, percentage)
+    assert [json.loads(c.arguments) for c in reply.tool_calls] == [{"part": 144, "total": 576}]
+
+
+def test_after_results_a_tool_named_by_a_new_word_is_called_with_a_value_the_results_gave() -> (
+    None
+):
+    request = "Take the average of 12, 18 and 30, and convert that many km to miles."
+    average = ToolDefinition(
+        "average", "The mean.", _schema(numbers={"type": "array", "items": {"type": "number"}})
+    )
+    convert = ToolDefinition(
+        "convert_units",
+        "Convert a value between units.",
+        _schema(value={"type": "number"}, from_unit={"type": "string"}, to_unit={"type": "string"}),
+    )
+    first = ToolCall("call_1", "average", '{"numbers": [12, 18, 30]}')
+    messages = after_result(request, first, "20.0")
+    converted = call_text("convert_units", value=20, from_unit="km", to_unit="mi")
+    script = replies(("The average is 20.", 10.0), (converted, 2.0))
+    reply, _ = ask(script, messages, average, convert)
+    assert [json.loads(c.arguments) for c in reply.tool_calls] == [
+        {"value": 20, "from_unit": "km", "to_unit": "mi"}
+    ]
+    off = SmallModelPolicy(call_for_result_values=False)
+    reply, _ = ask(script, messages, average, convert, policy=off)
+    assert reply.text == "The average is 20."
+    # A call that carries nothing the results gave is not the next step: the answer comes.
+    unrelated = call_text("convert_units", value=12, from_unit="km", to_unit="mi")
+    script = replies(("The average is 20.", 10.0), (unrelated, 2.0))
+    reply, _ = ask(script, messages, average, convert)
+    assert reply.text == "The average is 20."
+
+
+def test_a_follow_up_with_a_value_of_its_own_opens_with_a_call_that_carries_it() -> None:
+    convert = ToolDefinition(
+        "currency_convert",
+        "Convert money.",
+        _schema(amount={"type": "number"}, from_currency={"type": "string"}, to={"type": "string"}),
+    )
+    messages: list[Message] = [
+        UserMessage("How much is 80 EUR in USD?"),
+        AssistantMessage("80 EUR is 86.96 USD."),
+        UserMessage("And in GBP?"),
+    ]
+    gbp = call_text("currency_convert", amount=80, from_currency="EUR", to="GBP")
+    script = replies(("80 EUR is about 70 GBP.", 10.0), (gbp, 2.0))
+    reply, _ = ask(script, messages, convert)
+    assert [json.loads(c.arguments)["to"] for c in reply.tool_calls] == ["GBP"]
+    reply, _ = ask(script, messages, convert, policy=PLAIN)
+    assert reply.text == "80 EUR is about 70 GBP."
+    # Asked for a call, the model writes one without the request's value: it answers instead.
+    usd = call_text("currency_convert", amount=80, from_currency="EUR", to="USD")
+    reply, _ = ask(replies(("Sorry.", 10.0), (usd, 2.0)), messages, convert)
+    assert reply.text == "Sorry."
+
+
+def test_a_call_whose_values_come_from_nowhere_is_answered_in_prose() -> None:
+    between = ToolDefinition(
+        "days_between",
+        "Days between two dates.",
+        _schema(start={"type": "string"}, end={"type": "string"}),
+    )
+    invented = call_text("days_between", start="2023-04-01", end="2023-04-01")
+    script = replies(invented, "There are 1440 minutes in a day.")
+    request: list[Message] = [UserMessage("How many minutes are there in a day?")]
+    reply, runtime = ask(script, request, between)
+    assert (reply.text, reply.tool_calls) == ("There are 1440 minutes in a day.", ())
+    # The prose comes from the prompt without the tools, so it cannot describe a call.
+    assert "days_between" in runtime.prompts[0]
+    assert "days_between" not in runtime.prompts[-1]
+    reply, _ = ask(script, request, between, policy=SmallModelPolicy(made_up_call_as_prose=False))
+    assert [c.name for c in reply.tool_calls] == ["days_between"]
+    read = [UserMessage("How many days from 2026-03-14 until 2026-04-01?")]
+    script = replies(call_text("days_between", start="2026-03-14", end="2026-04-01"))
+    reply, _ = ask(script, read, between)
+    assert [c.name for c in reply.tool_calls] == ["days_between"]
 
 
 def test_a_turn_cancelled_before_its_call_is_written_returns_no_call(

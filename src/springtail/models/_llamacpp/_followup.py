@@ -28,7 +28,7 @@ from collections.abc import Collection, Sequence
 
 from springtail.tools._definition import ToolDefinition
 
-__all__ = ["named_tools"]
+__all__ = ["named_tools", "partly_named_tools"]
 
 _HYPHENATED = re.compile(r"(?<=[a-z])-(?=[a-z])")
 _WORD = re.compile(r"[a-z0-9]+")
@@ -63,3 +63,28 @@ def named_tools(
 
 def _parts(name: str) -> list[str]:
     return [p.lower() for p in _NAME_PART.findall(name)]
+
+
+def partly_named_tools(
+    request: str, tools: Sequence[ToolDefinition], called: Collection[str]
+) -> list[ToolDefinition]:
+    """The tools not in ``called`` with a name word in ``request`` that no called tool has.
+
+    The weaker match behind "take the average of 12, 18 and 30, and convert
+    that many km to miles": "convert" names ``convert_units`` though "units" is
+    not said. A word the called tools share ("product" after
+    ``product_lookup``) tells nothing about what is left to do, so it does not
+    count; nor do words of two letters or fewer.
+    """
+    words = _WORD.findall(_HYPHENATED.sub("", request.lower()))
+    if not words or not called:
+        return []
+    called_parts = {p for name in called for p in _parts(name)}
+    result = []
+    for definition in tools:
+        if definition.name in called:
+            continue
+        parts = [p for p in _parts(definition.name) if len(p) > 2 and p not in called_parts]
+        if any(any(w.startswith(p) for w in words) for p in parts):
+            result.append(definition)
+    return result

@@ -12,7 +12,7 @@ from __future__ import annotations
 import codecs
 import logging
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -97,6 +97,7 @@ class Generator:
         view: TurnView,
         call_openers: Any = None,
         end_tokens: Sequence[int] = (),
+        without_tools: Callable[[], list[int]] | None = None,
     ) -> None:
         """Prepare one request's generations.
 
@@ -111,6 +112,8 @@ class Generator:
             call_openers: A mask over the vocabulary of the tokens a call opens
                 with, for the policy's call floor (built by the model once).
             end_tokens: The tokens that end a generation.
+            without_tools: Renders the prompt without the tools' definitions, for
+                prose the policy asks for instead of a call it refused.
         """
         self.runtime = runtime
         self.tokens = list(tokens)
@@ -121,6 +124,7 @@ class Generator:
         self.view = view
         self.call_openers = call_openers
         self.end_tokens = tuple(end_tokens)
+        self.without_tools = without_tools
         self.completion_tokens = 0
         self.open_tag = runtime.tokenize(TAGGED_OPEN, special=True)
         self.close_tag = runtime.tokenize(TAGGED_CLOSE, special=True)
@@ -152,7 +156,9 @@ class Generator:
         if opening.offer:
             # The policy offers these tools first; no catch-all, or the model uses it to
             # repeat its last call.
-            calls, _ = self._calls(self.tokens, opening.offer, catch_all=False)
+            calls, _ = self._calls(
+                self.tokens, opening.offer, catch_all=False, wanted=opening.wanted or None
+            )
             fresh = _unique(c for c in calls if not view.repeats(c.name, c.arguments))
             if fresh:
                 return Turn("", tuple(fresh), "tool_calls", self._usage())
@@ -181,23 +187,43 @@ class Generator:
             return Turn(prose, (), "cancelled", self._usage())
         if policy.repeat_as_prose and view.repeats(calls[0].name, calls[0].arguments):
             return self._prose()  # nothing new to call: the model is looping
+        if policy.made_up_call(view, calls[0].name, calls[0].arguments, tools):
+            # Its values come from nowhere: no tool was needed. With the tools still in
+            # the prompt the model describes the call it meant to make, so they go.
+            return self._prose(without_tools=True)
         if self.options.parallel_tool_calls is False:
             calls = calls[:1]
         return Turn(prose, tuple(calls), "tool_calls", self._usage())
 
-    def _prose(self) -> Turn:
+    def _prose(self, *, without_tools: bool = False) -> Turn:
         """A reply that must be prose, or the JSON answer the request's schema asks for.
 
         Prose may not open with a tag or a fence.
         """
         grammar = self.answer_grammar or text_only_grammar()
-        return self._finish(self._generate(grammar, reply=True), ())
+        tokens = self.without_tools() if without_tools and self.without_tools else None
+        return self._finish(self._generate(grammar, tokens=tokens, reply=True), ())
 
     def _calls(
-        self, context: list[int], tools: Sequence[ToolDefinition], *, catch_all: bool
+        self,
+        context: list[int],
+        tools: Sequence[ToolDefinition],
+        *,
+        catch_all: bool,
+        wanted: frozenset[str] | None = None,
     ) -> tuple[list[ParsedCall], bool]:
-        """The calls of one reply, each body under the grammar; (calls, cut short)."""
+        """The calls of one reply, each body under the grammar; (calls, cut short).
+
+        Args:
+            context: The prompt, and any prose the reply opened with.
+            tools: The tools the calls may name.
+            catch_all: Let the grammar accept a call to a tool not in ``tools``.
+            wanted: The first call was asked for by the policy, for these values:
+                it is kept only when the policy accepts it.
+        """
         names = {d.name for d in tools}
+        policy = self.policy
+        more = self.options.parallel_tool_calls is not False
         grammar = build_grammar(tools, catch_all=catch_all)
         tokens = context + self.open_tag
         calls: list[ParsedCall] = []
@@ -221,20 +247,30 @@ class Generator:
             call = found[0]
             if call.key() in seen:
                 break  # the same call twice in one reply: the model is looping
-            if (
-                calls
-                and self.policy.repeat_as_prose
-                and self.view.repeats(call.name, call.arguments)
-            ):
+            if calls and policy.repeat_as_prose and self.view.repeats(call.name, call.arguments):
                 break  # after the new calls, a repeat of one already answered: stop there
+            if wanted is not None and not policy.keeps_extra_call(
+                self.view, call.name, call.arguments, wanted, tools
+            ):
+                break  # the call the policy asked for does not carry what it was asked for
             calls.append(call)
             seen.add(call.key())
-            if self.policy.one_call_per_reply:
-                break
             tokens = tokens + list(body.tokens)
             if not body.text.endswith("\n"):
                 tokens += self.runtime.tokenize("\n", special=True)
             tokens += self.close_tag
+            left = (
+                policy.unused_values(self.view, [(c.name, c.arguments) for c in calls], tools)
+                if more
+                else frozenset()
+            )
+            if left:
+                # The request holds values no call carries yet: ask for the next call.
+                wanted = left
+                tokens = tokens + self.runtime.tokenize("\n", special=True) + self.open_tag
+                continue
+            if policy.one_call_per_reply or not more:
+                break
             # What the model writes after the close tag says whether another call follows.
             after = self._generate(
                 None,
@@ -246,6 +282,7 @@ class Generator:
             )
             if after.finish_reason != "call" or after.text.strip():
                 break
+            wanted = None
             tokens = tokens + list(after.tokens) + self.open_tag
         return calls, False
 

@@ -304,13 +304,15 @@ class LlamaCppChatModel(ChatModel):
             )
         return path
 
-    def _tokens(self, engine: _Engine, prompt: Prompt) -> tuple[list[int], ChatOptions]:
+    def _tokens(
+        self, engine: _Engine, prompt: Prompt, *, with_tools: bool = True
+    ) -> tuple[list[int], ChatOptions]:
         """The prompt's tokens (rendered with the policy's guidance) and its options."""
         policy = self.policy
         options = effective_options(self.default_options, prompt)
         text = engine.renderer.render(
             prompt.messages,
-            tool_definitions(options),
+            tool_definitions(options) if with_tools else (),
             guidance=policy.guidance,
             result_text=policy.result_text,
         )
@@ -370,6 +372,7 @@ class LlamaCppChatModel(ChatModel):
                 view=TurnView.of(prompt.messages),
                 call_openers=engine.call_openers() if tools else None,
                 end_tokens=engine.end_tokens(),
+                without_tools=lambda: self._tokens(engine, prompt, with_tools=False)[0],
             )
             turn = generator.turn(tools)
             self._save(engine, tokens, held)

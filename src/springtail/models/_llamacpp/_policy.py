@@ -15,17 +15,19 @@ but never runs or refuses tools: loop prevention is the tool loop's.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from springtail.messages import (
     AssistantMessage,
     Message,
+    SystemMessage,
     ToolResponseMessage,
     UserMessage,
 )
-from springtail.models._llamacpp._followup import named_tools
+from springtail.models._llamacpp._followup import named_tools, partly_named_tools
+from springtail.models._llamacpp._values import Known, grounded, literals, made_up, uses
 from springtail.tools._definition import ToolDefinition
 
 __all__ = [
@@ -57,6 +59,10 @@ class TurnView:
     """Tools that answered without an error since the last user message."""
     follow_up: bool = False
     """The request comes after an answer in the conversation."""
+    context: str = ""
+    """Every text of the conversation: system prompt, messages, call arguments and results."""
+    results: str = ""
+    """What the tools returned since the last user message."""
 
     @property
     def has_results(self) -> bool:
@@ -67,9 +73,13 @@ class TurnView:
         """The tools called in this turn."""
         return {name for name, _ in self.calls}
 
-    def repeats(self, name: str, arguments: dict[str, object]) -> bool:
+    def repeats(self, name: str, arguments: Mapping[str, object]) -> bool:
         """Whether a call with these arguments was already made in this turn."""
         return (name, canonical_arguments(arguments)) in self.calls
+
+    def call_arguments(self) -> list[tuple[str, dict[str, Any]]]:
+        """The calls made in this turn, arguments decoded."""
+        return [(name, json.loads(arguments)) for name, arguments in sorted(self.calls)]
 
     @classmethod
     def of(cls, messages: Sequence[Message]) -> TurnView:
@@ -79,6 +89,16 @@ class TurnView:
         request = ""
         follow_up = False
         in_turn = True
+        texts: list[str] = []
+        results: list[str] = []
+        for message in messages:
+            if isinstance(message, SystemMessage | UserMessage):
+                texts.append(message.text)
+            elif isinstance(message, AssistantMessage):
+                texts.append(message.text)
+                texts.extend(call.arguments for call in message.tool_calls)
+            elif isinstance(message, ToolResponseMessage):
+                texts.extend(r.response_data for r in message.responses)
         for message in reversed(messages):
             if isinstance(message, UserMessage):
                 if in_turn:
@@ -91,6 +111,7 @@ class TurnView:
                 continue
             if isinstance(message, ToolResponseMessage):
                 succeeded.update(r.name for r in message.responses if not r.is_error)
+                results.extend(r.response_data for r in message.responses)
             elif isinstance(message, AssistantMessage):
                 for call in message.tool_calls:
                     try:
@@ -98,7 +119,14 @@ class TurnView:
                     except ValueError:
                         continue
                     calls.add((call.name, canonical_arguments(arguments)))
-        return cls(request, frozenset(calls), frozenset(succeeded), follow_up)
+        return cls(
+            request,
+            frozenset(calls),
+            frozenset(succeeded),
+            follow_up,
+            "\n".join(texts),
+            "\n".join(reversed(results)),
+        )
 
 
 def canonical_arguments(arguments: object) -> str:
@@ -115,6 +143,9 @@ class Opening:
     call_floor: float | None = None
     """The reply opens with a call when the call-opening tokens get at least this share of the
     first token's probability, whatever the sampler picked."""
+    wanted: frozenset[str] = frozenset()
+    """When set, a call to an offered tool is kept only if ``keeps_extra_call`` accepts it
+    for these values; otherwise the reply opens as it would without the offer."""
 
 
 class ToolPolicy(Protocol):
@@ -158,6 +189,40 @@ class ToolPolicy(Protocol):
         """How the next reply may open."""
         ...
 
+    def unused_values(
+        self,
+        view: TurnView,
+        calls: Sequence[tuple[str, Mapping[str, Any]]],
+        tools: Sequence[ToolDefinition],
+    ) -> frozenset[str]:
+        """Values of the request that neither this turn's calls nor ``calls`` carry.
+
+        When any are left after a call, the reply is asked for another call that
+        carries one; an empty set ends the reply as the model would.
+        """
+        ...
+
+    def keeps_extra_call(
+        self,
+        view: TurnView,
+        name: str,
+        arguments: Mapping[str, Any],
+        wanted: frozenset[str],
+        tools: Sequence[ToolDefinition],
+    ) -> bool:
+        """Whether a call the policy asked for is kept (it must carry one of ``wanted``)."""
+        ...
+
+    def made_up_call(
+        self,
+        view: TurnView,
+        name: str,
+        arguments: Mapping[str, Any],
+        tools: Sequence[ToolDefinition],
+    ) -> bool:
+        """Whether a call the model chose was invented; the reply is then generated as prose."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class PlainPolicy:
@@ -177,6 +242,36 @@ class PlainPolicy:
     def opening(self, view: TurnView, tools: Sequence[ToolDefinition]) -> Opening:
         """Any reply."""
         return Opening()
+
+    def unused_values(
+        self,
+        view: TurnView,
+        calls: Sequence[tuple[str, Mapping[str, Any]]],
+        tools: Sequence[ToolDefinition],
+    ) -> frozenset[str]:
+        """None: the model alone decides whether another call follows."""
+        return frozenset()
+
+    def keeps_extra_call(
+        self,
+        view: TurnView,
+        name: str,
+        arguments: Mapping[str, Any],
+        wanted: frozenset[str],
+        tools: Sequence[ToolDefinition],
+    ) -> bool:
+        """Every call (this policy never asks for one)."""
+        return True
+
+    def made_up_call(
+        self,
+        view: TurnView,
+        name: str,
+        arguments: Mapping[str, Any],
+        tools: Sequence[ToolDefinition],
+    ) -> bool:
+        """Never: the model's calls are its own."""
+        return False
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,6 +312,27 @@ class SmallModelPolicy:
             a second, the model made up a third. Off (``None``) by default: 0.03
             was chosen on the development half of ``bench/matrix`` and did not
             hold on the held-out half (docs/embedded-model.md).
+        call_for_unused_values: The 1.5B model writes one call per reply and,
+            once its result is in, answers: "12 times 7, and 300 divided by 4"
+            got 84 and nothing else. So while the request holds values (numbers,
+            ids, dates, quoted phrases, codes) that no call of the turn carries,
+            the reply is asked for another call, and keeps it only when it is
+            new, carries one of those values and every value with digits in it
+            comes from the conversation (a value a pending result will give is
+            not there yet). The same holds once results are in, and for a
+            follow-up request ("Reserve 2 of them", "And in GBP?"), which the
+            model otherwise answers from the conversation without a call.
+        call_for_result_values: Once tools have answered, a tool the request
+            names by a word no called tool's name has ("convert" for
+            ``convert_units`` after ``average``) is offered, and its call kept
+            only when it carries a value the results gave and the request did
+            not: the second step of "take the average of 12, 18 and 30, and
+            convert that many km to miles", which the model otherwise answers
+            with the first result alone.
+        made_up_call_as_prose: A call whose values with digits all come from
+            nowhere in the conversation ("How many minutes are there in a
+            day?" became ``days_between("2023-04-01", "2023-04-01")``) was
+            invented, not read: the reply is generated again as prose.
     """
 
     guidance: str | None = DEFAULT_TOOL_GUIDANCE
@@ -229,6 +345,9 @@ class SmallModelPolicy:
     offer_named_tools: bool = True
     follow_up_call_floor: float | None = 0.01
     after_results_call_floor: float | None = None
+    call_for_unused_values: bool = True
+    call_for_result_values: bool = True
+    made_up_call_as_prose: bool = True
 
     def __post_init__(self) -> None:
         for name in ("follow_up_call_floor", "after_results_call_floor"):
@@ -243,7 +362,11 @@ class SmallModelPolicy:
         return f"{name} {'failed' if is_error else 'returned'}: {data}"
 
     def opening(self, view: TurnView, tools: Sequence[ToolDefinition]) -> Opening:
-        """Offer named tools after results, else push towards another call; same for follow-ups."""
+        """Offer named tools after results, then a call for the request's unused values.
+
+        A follow-up request gets the same offer for its values, and otherwise
+        the follow-up call floor.
+        """
         if not tools:
             return Opening()
         if view.has_results:
@@ -251,9 +374,67 @@ class SmallModelPolicy:
                 offer = tuple(named_tools(view.request, tools, view.called()))
                 if offer:
                     return Opening(offer=offer)
-            if len(view.calls) == 1:
-                return Opening(call_floor=self.after_results_call_floor)
-            return Opening()
-        if view.follow_up and self.follow_up_call_floor is not None:
+            floor = self.after_results_call_floor if len(view.calls) == 1 else None
+            wanted = self.unused_values(view, (), tools)
+            if wanted:
+                return Opening(offer=tuple(tools), call_floor=floor, wanted=wanted)
+            if self.call_for_result_values and view.request:
+                offer = tuple(partly_named_tools(view.request, tools, view.called()))
+                wanted = literals(view.results) - literals(view.request)
+                if offer and wanted:
+                    return Opening(offer=offer, call_floor=floor, wanted=wanted)
+            return Opening(call_floor=floor)
+        if view.follow_up:
+            wanted = self.unused_values(view, (), tools)
+            if wanted:
+                return Opening(
+                    offer=tuple(tools), call_floor=self.follow_up_call_floor, wanted=wanted
+                )
             return Opening(call_floor=self.follow_up_call_floor)
         return Opening()
+
+    def unused_values(
+        self,
+        view: TurnView,
+        calls: Sequence[tuple[str, Mapping[str, Any]]],
+        tools: Sequence[ToolDefinition],
+    ) -> frozenset[str]:
+        """The request's values that no call of this turn, nor ``calls``, carries."""
+        if not self.call_for_unused_values or not view.request:
+            return frozenset()
+        left = set(literals(view.request))
+        schemas = {d.name: d.input_schema for d in tools}
+        for name, arguments in [*view.call_arguments(), *calls]:
+            if not left:
+                break
+            left -= uses(arguments, left, schemas.get(name))
+        return frozenset(left)
+
+    def keeps_extra_call(
+        self,
+        view: TurnView,
+        name: str,
+        arguments: Mapping[str, Any],
+        wanted: frozenset[str],
+        tools: Sequence[ToolDefinition],
+    ) -> bool:
+        """A new call that carries a wanted value and has no value with digits from nowhere."""
+        schema = next((d.input_schema for d in tools if d.name == name), None)
+        return (
+            not view.repeats(name, arguments)
+            and bool(uses(arguments, wanted, schema))
+            and grounded(arguments, Known(view.context), schema)
+        )
+
+    def made_up_call(
+        self,
+        view: TurnView,
+        name: str,
+        arguments: Mapping[str, Any],
+        tools: Sequence[ToolDefinition],
+    ) -> bool:
+        """Whether every value with digits of the call appears nowhere in the conversation."""
+        if not self.made_up_call_as_prose:
+            return False
+        schema = next((d.input_schema for d in tools if d.name == name), None)
+        return made_up(arguments, Known(view.context), schema)

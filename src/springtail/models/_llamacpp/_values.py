@@ -1,0 +1,170 @@
+"""The values a request carries, and where a call's argument values come from.
+
+A call is only as good as its arguments, and a small model's arguments come
+from two places: the conversation (a number the user typed, an id a tool
+returned) or its own imagination. These helpers tell the two apart without
+knowing anything about the tools: a *literal* is a value written in a message
+(a number, a token with digits such as ``SKU-100`` or ``2026-07-14``, a
+quoted phrase, an upper-case code such as ``EUR``), and a value is
+*grounded* when it appears in the conversation's text. The small-model
+policy uses them to ask for the second call of "12 times 7, and 300 divided
+by 4" and to refuse calls whose values were made up (docs/embedded-model.md).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+__all__ = ["Known", "Literals", "grounded", "literals", "made_up", "normal", "uses"]
+
+_QUOTED = re.compile(r"(?:^|(?<=[\s(:]))[\"'“‘]([^\"'“”‘’\n]{1,80})[\"'”’](?=[\s.,;:!?)]|$)")
+_TOKEN = re.compile(r"[\w@](?:[\w@.\-/:+]|,(?=\d{3}))*")
+_CODE = re.compile(r"[A-Z]{2,}")
+_NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?|(?<![\w.])[-+]?\.\d+")
+_NUMBER_WORDS = {
+    "zero": "0",
+    "one": "1",
+    "two": "2",
+    "three": "3",
+    "four": "4",
+    "five": "5",
+    "six": "6",
+    "seven": "7",
+    "eight": "8",
+    "nine": "9",
+    "ten": "10",
+    "eleven": "11",
+    "twelve": "12",
+    "dozen": "12",
+    "hundred": "100",
+    "thousand": "1000",
+}
+
+Literals = frozenset[str]
+"""Normalised literal values (see :func:`normal`)."""
+
+
+def normal(value: object) -> str:
+    """A value as comparable text: numbers in plain decimal form, other text lower-cased."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    text = str(value).strip().strip(".,;:!?").lower()
+    number = _as_number(text)
+    return text if number is None else number
+
+
+def _as_number(text: str) -> str | None:
+    cleaned = text.replace(",", "")
+    if not cleaned or not any(c.isdigit() for c in cleaned):
+        return None
+    try:
+        number = Decimal(cleaned)
+    except InvalidOperation:
+        return None
+    if not number.is_finite():
+        return None
+    if number == number.to_integral_value():
+        return str(number.to_integral_value())
+    return format(number.normalize(), "f")
+
+
+def literals(text: str) -> Literals:
+    """The values written in ``text``: numbers, tokens with digits, quoted phrases, codes.
+
+    An upper-case word counts as a code only when the text is not shouting.
+    """
+    found: set[str] = set()
+    for match in _QUOTED.finditer(text):
+        found.add(normal(match.group(1)))
+    shouting = text.upper() == text
+    for match in _TOKEN.finditer(text):
+        token = match.group().rstrip(".:/-+")
+        if any(c.isdigit() for c in token) or (not shouting and _CODE.fullmatch(token)):
+            found.add(normal(token))
+    return frozenset(v for v in found if v)
+
+
+def _leaves(value: object) -> Iterator[object]:
+    if isinstance(value, Mapping):
+        for item in value.values():
+            yield from _leaves(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _leaves(item)
+    elif value is not None and not isinstance(value, bool):
+        yield value
+
+
+def _values(arguments: Mapping[str, Any], schema: Mapping[str, Any] | None) -> list[str]:
+    """The normalised leaf values of a call's arguments, leaving out the schema's defaults."""
+    properties = (schema or {}).get("properties") or {}
+    values: list[str] = []
+    for name, value in arguments.items():
+        spec = properties.get(name)
+        if isinstance(spec, Mapping) and "default" in spec and spec["default"] == value:
+            continue
+        values.extend(normal(leaf) for leaf in _leaves(value))
+    return [v for v in values if v]
+
+
+def _matches(literal: str, value: str) -> bool:
+    if literal == value:
+        return True
+    if _as_number(literal) is not None or _as_number(value) is not None:
+        return False  # numbers match by value only: 4 is not in 24
+    return len(literal) >= 2 and literal in value
+
+
+def uses(
+    arguments: Mapping[str, Any],
+    wanted: Iterable[str],
+    schema: Mapping[str, Any] | None = None,
+) -> set[str]:
+    """The literals of ``wanted`` that a call's arguments carry."""
+    values = _values(arguments, schema)
+    return {w for w in wanted if any(_matches(w, v) for v in values)}
+
+
+class Known:
+    """The values a conversation's text holds, for checking where an argument came from."""
+
+    def __init__(self, text: str) -> None:
+        lowered = text.lower()
+        self.text = lowered
+        numbers = {normal(m.group()) for m in _NUMBER.finditer(text)}
+        numbers.update(n for w, n in _NUMBER_WORDS.items() if re.search(rf"\b{w}\b", lowered))
+        self.numbers = numbers
+
+    def holds(self, value: str) -> bool:
+        """Whether a normalised value appears in the text."""
+        if _as_number(value) is not None and re.fullmatch(r"[-+]?[\d.]+", value):
+            return value in self.numbers or value.lstrip("-+") in self.numbers
+        return value in self.text
+
+
+def _has_digit(value: str) -> bool:
+    return any(c.isdigit() for c in value)
+
+
+def grounded(
+    arguments: Mapping[str, Any], known: Known, schema: Mapping[str, Any] | None = None
+) -> bool:
+    """Whether every value with digits in a call's arguments appears in the conversation."""
+    return all(known.holds(v) for v in _values(arguments, schema) if _has_digit(v))
+
+
+def made_up(
+    arguments: Mapping[str, Any], known: Known, schema: Mapping[str, Any] | None = None
+) -> bool:
+    """Whether a call has values with digits and none of its values appear in the conversation.
+
+    Text the model chose (an operation, a unit) may be its own; a call whose
+    every value is new, dates and ids included, was invented rather than read.
+    """
+    values = _values(arguments, schema)
+    if not any(_has_digit(v) for v in values):
+        return False
+    return not any(known.holds(v) for v in values if _has_digit(v) or len(v) >= 3)

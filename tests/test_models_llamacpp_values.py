@@ -1,0 +1,60 @@
+"""Where a call's values come from: the request's literals and the conversation's text."""
+
+from __future__ import annotations
+
+from springtail.models._llamacpp._values import Known, grounded, literals, made_up, normal, uses
+
+
+def test_literals_are_numbers_tokens_with_digits_quoted_phrases_and_codes() -> None:
+    assert literals("What is 12 times 7, and what is 300 divided by 4?") == {"12", "7", "300", "4"}
+    assert literals("Look up SKU-100 and SKU-200.") == {"sku-100", "sku-200"}
+    assert literals("What's on my calendar on 2026-03-17?") == {"2026-03-17"}
+    assert literals("Add two to-dos: 'call Bob' and 'email Alice'.") == {"call bob", "email alice"}
+    assert literals("How much is 1,250.50 EUR in USD?") == {"1250.5", "eur", "usd"}
+    assert literals("And in GBP?") == {"gbp"}
+
+
+def test_small_talk_and_shouting_carry_no_literals() -> None:
+    assert literals("Hi! Who are you?") == frozenset()
+    assert literals("What's the weather like?") == frozenset()
+    assert literals("I NEED HELP NOW") == frozenset()
+
+
+def test_numbers_compare_by_value() -> None:
+    assert normal("12") == normal(12) == normal(12.0) == normal("12.00") == "12"
+    assert normal("1,250.50") == "1250.5"
+    assert normal("SKU-100") == "sku-100"
+
+
+def test_a_call_uses_the_literals_its_arguments_carry() -> None:
+    wanted = {"12", "7", "300", "4"}
+    assert uses({"operation": "multiply", "left": 12, "right": 7}, wanted) == {"12", "7"}
+    assert uses({"numbers": [300, 4.0]}, wanted) == {"300", "4"}
+    # A number is not found inside another one.
+    assert uses({"left": 24, "right": 70}, wanted) == set()
+    # A quoted phrase is found inside free text.
+    assert uses({"title": "Call Bob tomorrow"}, {"call bob"}) == {"call bob"}
+
+
+def test_a_schema_default_is_not_a_value_the_call_chose() -> None:
+    schema = {"properties": {"page": {"type": "integer", "default": 1}}}
+    assert uses({"page": 1}, {"1"}, schema) == set()
+    assert not made_up({"page": 1}, Known("List the products."), schema)
+    assert made_up({"page": 1}, Known("List the products."))
+
+
+def test_grounded_means_every_value_with_digits_is_in_the_conversation() -> None:
+    known = Known("What is 12 times 12, and what percentage is that of 576?")
+    assert not grounded({"part": 144, "total": 576}, known)
+    assert grounded({"part": 144, "total": 576}, Known(known.text + "\ncalculate returned: 144"))
+    assert grounded({"operation": "divide"}, known)  # no digits: nothing to check
+    assert grounded({"count": 3}, Known("Give me three of them."))
+
+
+def test_a_call_is_made_up_when_no_value_with_digits_comes_from_the_conversation() -> None:
+    known = Known("How many minutes are there in a day?")
+    assert made_up({"start": "2023-04-01", "end": "2023-04-01"}, known)
+    assert not made_up({"zone_id": "UTC"}, known)  # no digits: the model may choose text
+    dated = Known("Book 'Sync' on 2026-03-17 at 15:00.")
+    assert not made_up({"title": "Sync", "day": "2026-03-18"}, dated)  # one value is read
+    assert not made_up({"day": "2026-03-17"}, dated)
