@@ -412,9 +412,7 @@ def test_a_call_asked_for_waits_for_a_value_only_a_result_will_give() -> None:
     assert [json.loads(c.arguments) for c in reply.tool_calls] == [{"part": 144, "total": 576}]
 
 
-def test_after_results_a_tool_named_by_a_new_word_is_called_with_a_value_the_results_gave() -> (
-    None
-):
+def test_after_results_a_tool_named_by_a_new_word_is_called_with_a_value_the_results_gave() -> None:
     request = "Take the average of 12, 18 and 30, and convert that many km to miles."
     average = ToolDefinition(
         "average", "The mean.", _schema(numbers={"type": "array", "items": {"type": "number"}})
