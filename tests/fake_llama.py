@@ -14,6 +14,7 @@ prose-only grammar bars a call or a tag as the first token.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -156,12 +157,25 @@ class FakeRuntime:
         logits = np.zeros(self.n_vocab, dtype=np.float32)
         end = self._ids["<|im_end|>"]
         logits[end] = 1.0
+        allowed = self._named_by_grammar()
         for reply, logit in self.script(prompt):
+            if allowed is not None and _writing_call_to(reply, len(produced)) not in allowed:
+                continue
             if reply.startswith(produced):
                 rest = reply[len(produced) :]
                 token = self.tokenize(rest, special=True)[0] if rest else end
                 logits[token] = max(logits[token], logit)
         return logits
+
+    def _named_by_grammar(self) -> set[str | None] | None:
+        """The tools a calls grammar without a catch-all allows (``None``: any reply)."""
+        grammar = self.grammars[-1] if self.grammars else None
+        if grammar is None or "tool-0 ::=" not in grammar:
+            return None
+        call_rule = next(line for line in grammar.splitlines() if line.startswith("call ::="))
+        if "unknown-tool" in call_rule:
+            return None
+        return set(re.findall(r'^tool-\d+ ::= "\\"" "([^"]+)"', grammar, flags=re.M))
 
     def sampler(
         self,
@@ -184,3 +198,12 @@ class FakeRuntime:
 
     def close(self) -> None:
         pass
+
+
+def _writing_call_to(reply: str, position: int) -> str | None:
+    """The tool named by the call of ``reply`` that is open at ``position``, if any."""
+    start = reply.rfind("<tool_call>", 0, position + 1)
+    if start < 0:
+        return None
+    match = re.search(r'"name": "([^"]+)"', reply[start:])
+    return match.group(1) if match else None

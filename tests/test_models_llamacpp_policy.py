@@ -385,6 +385,21 @@ def test_a_second_call_is_asked_for_while_the_request_holds_values_no_call_carri
     assert not any("</tool_call>\n<tool_call>" in p for p in runtime.prompts)
 
 
+def test_once_a_call_took_values_only_values_of_their_shape_ask_for_another() -> None:
+    lookup = ToolDefinition(
+        "order_status", "An order's status.", _schema(order_id={"type": "integer"})
+    )
+    request = "What is the status of order 1042 for customer C-7?"
+    status = call_text("order_status", order_id=1042)
+    other = call_text("order_status", order_id=7)
+    reply, runtime = ask(replies(status, _then(status, other)), [UserMessage(request)], lookup)
+    assert [json.loads(c.arguments) for c in reply.tool_calls] == [{"order_id": 1042}]
+    assert not any("</tool_call>\n<tool_call>" in p for p in runtime.prompts)
+    view = TurnView.of([UserMessage(request)])
+    assert SMALL.unused_values(view, [], [lookup]) == {"1042", "c-7"}
+    assert SMALL.unused_values(view, [("order_status", {"order_id": 1042})], [lookup]) == set()
+
+
 def test_a_call_asked_for_is_dropped_unless_it_carries_an_unused_value() -> None:
     multiply = call_text("calculate", operation="multiply", left=12, right=7)
     again = call_text("calculate", operation="add", left=12, right=7)
@@ -513,3 +528,35 @@ def test_a_turn_cancelled_before_its_call_is_written_returns_no_call(
     monkeypatch.setattr(generator, "_calls", cancelled_first)
     turn = generator.turn([CALCULATE])
     assert (turn.calls, turn.finish_reason) == ((), "cancelled")
+
+
+def test_a_call_that_doubles_a_date_gives_way_to_a_tool_the_request_names() -> None:
+    between = ToolDefinition(
+        "days_between",
+        "Days between two dates.",
+        _schema(start={"type": "string"}, end={"type": "string"}),
+    )
+    today = ToolDefinition("today", "Today's date.", _schema())
+    request: list[Message] = [UserMessage("How many days is it from today until 2026-04-01?")]
+    doubled = call_text("days_between", start="2026-04-01", end="2026-04-01")
+    script = replies(doubled, call_text("today"))
+    reply, _ = ask(script, request, between, today)
+    assert [c.name for c in reply.tool_calls] == ["today"]
+    off = SmallModelPolicy(named_instead_of_doubled=False)
+    reply, _ = ask(script, request, between, today, policy=off)
+    assert [c.name for c in reply.tool_calls] == ["days_between"]
+    # No other tool named: the model's call stands (the tool will say what is wrong).
+    reply, _ = ask(script, [UserMessage("Days from 2026-04-01 until then?")], between, today)
+    assert [c.name for c in reply.tool_calls] == ["days_between"]
+
+
+def test_a_word_the_called_tools_share_names_no_further_tool() -> None:
+    from springtail.models._llamacpp._followup import partly_named_tools
+
+    search = ToolDefinition("search_notes", "Find notes.", _schema(query={"type": "string"}))
+    read = ToolDefinition("read_note", "Read a note.", _schema(note_id={"type": "string"}))
+    convert = ToolDefinition("convert_units", "Convert.", _schema(value={"type": "number"}))
+    tools = [search, read, convert]
+    assert partly_named_tools("Do I have notes about rent?", tools, {"search_notes"}) == []
+    assert partly_named_tools("Find notes and convert them", tools, {"search_notes"}) == [convert]
+    assert partly_named_tools("Convert 3 km", tools, set()) == []

@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from springtail.models._llamacpp._values import Known, grounded, literals, made_up, normal, uses
+from springtail.models._llamacpp._values import (
+    Known,
+    doubled,
+    grounded,
+    literals,
+    made_up,
+    normal,
+    shape,
+    uses,
+)
 
 
 def test_literals_are_numbers_tokens_with_digits_quoted_phrases_and_codes() -> None:
@@ -58,3 +67,19 @@ def test_a_call_is_made_up_when_no_value_with_digits_comes_from_the_conversation
     dated = Known("Book 'Sync' on 2026-03-17 at 15:00.")
     assert not made_up({"title": "Sync", "day": "2026-03-18"}, dated)  # one value is read
     assert not made_up({"day": "2026-03-17"}, dated)
+
+
+def test_a_call_doubles_an_id_or_date_the_conversation_gives_once() -> None:
+    known = Known("How many days is it from today until 2026-04-01?")
+    assert doubled({"start": "2026-04-01", "end": "2026-04-01"}, known)
+    assert not doubled({"start": "2026-03-14", "end": "2026-04-01"}, known)
+    assert not doubled({"start": "2026-04-01", "end": "2026-04-01"}, Known(known.text * 2))
+    # Plain numbers may repeat: "12 squared" is 12 times 12.
+    assert not doubled({"left": 12, "right": 12}, Known("What is 12 squared?"))
+
+
+def test_a_literal_has_a_shape_so_a_second_call_is_for_more_of_the_same() -> None:
+    assert shape("12") == shape("1250.5") == "number"
+    assert shape("2026-07-14") == shape("2026-11-26") == "9-9-9"
+    assert shape("sku-100") == shape("c-7") == "a-9"
+    assert shape("call bob") == shape("email alice") == "a a"

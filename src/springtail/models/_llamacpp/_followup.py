@@ -73,8 +73,9 @@ def partly_named_tools(
     The weaker match behind "take the average of 12, 18 and 30, and convert
     that many km to miles": "convert" names ``convert_units`` though "units" is
     not said. A word the called tools share ("product" after
-    ``product_lookup``) tells nothing about what is left to do, so it does not
-    count; nor do words of two letters or fewer.
+    ``product_lookup``, or "note" after ``search_notes``) tells nothing about
+    what is left to do, so it does not count; nor do words of two letters or
+    fewer.
     """
     words = _WORD.findall(_HYPHENATED.sub("", request.lower()))
     if not words or not called:
@@ -84,7 +85,11 @@ def partly_named_tools(
     for definition in tools:
         if definition.name in called:
             continue
-        parts = [p for p in _parts(definition.name) if len(p) > 2 and p not in called_parts]
+        parts = [
+            p
+            for p in _parts(definition.name)
+            if len(p) > 2 and not any(c.startswith(p) or p.startswith(c) for c in called_parts)
+        ]
         if any(any(w.startswith(p) for w in words) for p in parts):
             result.append(definition)
     return result

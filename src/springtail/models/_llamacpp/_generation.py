@@ -187,6 +187,15 @@ class Generator:
             return Turn(prose, (), "cancelled", self._usage())
         if policy.repeat_as_prose and view.repeats(calls[0].name, calls[0].arguments):
             return self._prose()  # nothing new to call: the model is looping
+        instead = policy.instead_of_call(view, calls[0].name, calls[0].arguments, tools)
+        if instead:
+            # The policy offers other tools first; the model's call stands if none is written.
+            offered, _ = self._calls(self.tokens, instead, catch_all=False)
+            offered = [
+                c for c in offered if not policy.made_up_call(view, c.name, c.arguments, tools)
+            ]
+            if offered:
+                return Turn(prose, tuple(offered), "tool_calls", self._usage())
         if policy.made_up_call(view, calls[0].name, calls[0].arguments, tools):
             # Its values come from nowhere: no tool was needed. With the tools still in
             # the prompt the model describes the call it meant to make, so they go.

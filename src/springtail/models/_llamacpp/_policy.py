@@ -27,7 +27,15 @@ from springtail.messages import (
     UserMessage,
 )
 from springtail.models._llamacpp._followup import named_tools, partly_named_tools
-from springtail.models._llamacpp._values import Known, grounded, literals, made_up, uses
+from springtail.models._llamacpp._values import (
+    Known,
+    doubled,
+    grounded,
+    literals,
+    made_up,
+    shape,
+    uses,
+)
 from springtail.tools._definition import ToolDefinition
 
 __all__ = [
@@ -223,6 +231,16 @@ class ToolPolicy(Protocol):
         """Whether a call the model chose was invented; the reply is then generated as prose."""
         ...
 
+    def instead_of_call(
+        self,
+        view: TurnView,
+        name: str,
+        arguments: Mapping[str, Any],
+        tools: Sequence[ToolDefinition],
+    ) -> tuple[ToolDefinition, ...]:
+        """Tools to offer in place of a call the model chose; empty keeps the call."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class PlainPolicy:
@@ -272,6 +290,16 @@ class PlainPolicy:
     ) -> bool:
         """Never: the model's calls are its own."""
         return False
+
+    def instead_of_call(
+        self,
+        view: TurnView,
+        name: str,
+        arguments: Mapping[str, Any],
+        tools: Sequence[ToolDefinition],
+    ) -> tuple[ToolDefinition, ...]:
+        """Nothing: the model's calls are its own."""
+        return ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -332,7 +360,14 @@ class SmallModelPolicy:
         made_up_call_as_prose: A call whose values with digits all come from
             nowhere in the conversation ("How many minutes are there in a
             day?" became ``days_between("2023-04-01", "2023-04-01")``) was
-            invented, not read: the reply is generated again as prose.
+            invented, not read: the reply is generated again as prose, from the
+            prompt without the tools (with them, the model described the call it
+            meant to make).
+        named_instead_of_doubled: A call that writes one id or date into two
+            arguments when the conversation gives it once filled a slot it had no
+            value for ("How many days is it from today until 2026-04-01?" became
+            ``days_between("2026-04-01", "2026-04-01")``); when the request names
+            other tools (``today``), one of them is called first instead.
     """
 
     guidance: str | None = DEFAULT_TOOL_GUIDANCE
@@ -348,6 +383,7 @@ class SmallModelPolicy:
     call_for_unused_values: bool = True
     call_for_result_values: bool = True
     made_up_call_as_prose: bool = True
+    named_instead_of_doubled: bool = True
 
     def __post_init__(self) -> None:
         for name in ("follow_up_call_floor", "after_results_call_floor"):
@@ -399,15 +435,24 @@ class SmallModelPolicy:
         calls: Sequence[tuple[str, Mapping[str, Any]]],
         tools: Sequence[ToolDefinition],
     ) -> frozenset[str]:
-        """The request's values that no call of this turn, nor ``calls``, carries."""
+        """The request's values that no call of this turn, nor ``calls``, carries.
+
+        Once a call has taken some of them, only values shaped like those count
+        (numbers after numbers, dates after dates, ids after ids): a second call
+        of the same request is for more of the same, while "order 1042 of
+        customer C-7" is one call that needed only the order's number.
+        """
         if not self.call_for_unused_values or not view.request:
             return frozenset()
-        left = set(literals(view.request))
+        request = literals(view.request)
         schemas = {d.name: d.input_schema for d in tools}
+        used: set[str] = set()
         for name, arguments in [*view.call_arguments(), *calls]:
-            if not left:
-                break
-            left -= uses(arguments, left, schemas.get(name))
+            used |= uses(arguments, request, schemas.get(name))
+        left = request - used
+        if used:
+            shapes = {shape(v) for v in used}
+            left = {v for v in left if shape(v) in shapes}
         return frozenset(left)
 
     def keeps_extra_call(
@@ -438,3 +483,18 @@ class SmallModelPolicy:
             return False
         schema = next((d.input_schema for d in tools if d.name == name), None)
         return made_up(arguments, Known(view.context), schema)
+
+    def instead_of_call(
+        self,
+        view: TurnView,
+        name: str,
+        arguments: Mapping[str, Any],
+        tools: Sequence[ToolDefinition],
+    ) -> tuple[ToolDefinition, ...]:
+        """The tools the request names, when the call doubles an id or date it was given once."""
+        if not self.named_instead_of_doubled or not view.request:
+            return ()
+        schema = next((d.input_schema for d in tools if d.name == name), None)
+        if not doubled(arguments, Known(view.context), schema):
+            return ()
+        return tuple(named_tools(view.request, tools, {*view.called(), name}))

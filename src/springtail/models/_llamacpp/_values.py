@@ -18,7 +18,17 @@ from collections.abc import Iterable, Iterator, Mapping
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-__all__ = ["Known", "Literals", "grounded", "literals", "made_up", "normal", "uses"]
+__all__ = [
+    "Known",
+    "Literals",
+    "doubled",
+    "grounded",
+    "literals",
+    "made_up",
+    "normal",
+    "shape",
+    "uses",
+]
 
 _QUOTED = re.compile(r"(?:^|(?<=[\s(:]))[\"'“‘]([^\"'“”‘’\n]{1,80})[\"'”’](?=[\s.,;:!?)]|$)")
 _TOKEN = re.compile(r"[\w@](?:[\w@.\-/:+]|,(?=\d{3}))*")
@@ -69,6 +79,16 @@ def _as_number(text: str) -> str | None:
     if number == number.to_integral_value():
         return str(number.to_integral_value())
     return format(number.normalize(), "f")
+
+
+def shape(value: str) -> str:
+    """What kind of value a normalised literal is: ``number``, or its letters and digits as runs.
+
+    ``2026-07-14`` is ``9-9-9``, ``sku-100`` is ``a-9``, ``call bob`` is ``a a``.
+    """
+    if _as_number(value) is not None and re.fullmatch(r"[-+]?[\d.]+", value):
+        return "number"
+    return re.sub(r"\d+", "9", re.sub(r"[^\W\d_]+", "a", value))
 
 
 def literals(text: str) -> Literals:
@@ -168,3 +188,17 @@ def made_up(
     if not any(_has_digit(v) for v in values):
         return False
     return not any(known.holds(v) for v in values if _has_digit(v) or len(v) >= 3)
+
+
+def doubled(
+    arguments: Mapping[str, Any], known: Known, schema: Mapping[str, Any] | None = None
+) -> bool:
+    """Whether a call writes one id or date into two arguments that the conversation gives once.
+
+    "How many days is it from today until 2026-04-01?" became
+    ``days_between("2026-04-01", "2026-04-01")``: the model filled a slot whose
+    value it did not have with the one it had. Plain numbers are left out, as
+    "12 squared" is ``multiply(12, 12)``.
+    """
+    values = [v for v in _values(arguments, schema) if _has_digit(v) and _as_number(v) is None]
+    return any(values.count(v) > max(1, known.text.count(v)) for v in set(values))
