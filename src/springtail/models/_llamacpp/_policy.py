@@ -452,7 +452,7 @@ class SmallModelPolicy:
         left = request - used
         if used:
             shapes = {shape(v) for v in used}
-            left = {v for v in left if shape(v) in shapes}
+            left = frozenset(v for v in left if shape(v) in shapes)
         return frozenset(left)
 
     def keeps_extra_call(
