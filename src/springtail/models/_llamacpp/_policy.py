@@ -321,7 +321,8 @@ class SmallModelPolicy:
         one_call_per_reply: The 1.5B model never writes a second call in one
             reply (p(``<tool_call>``) after a call's ``</tool_call>`` stayed
             below 0.0001 on every request measured), so asking it costs a
-            decoding step for nothing; its next call comes after the result.
+            decoding step for nothing; a further call in the same reply comes
+            only when ``call_for_unused_values`` asks for it.
         result_prefix: Results read ``NAME returned: DATA``; a bare value left the
             model thanking the user instead of stating it.
         offer_named_tools: Once tools have answered, a tool the request names
