@@ -560,3 +560,22 @@ def test_a_word_the_called_tools_share_names_no_further_tool() -> None:
     assert partly_named_tools("Do I have notes about rent?", tools, {"search_notes"}) == []
     assert partly_named_tools("Find notes and convert them", tools, {"search_notes"}) == [convert]
     assert partly_named_tools("Convert 3 km", tools, set()) == []
+
+
+def test_after_results_a_value_of_another_shape_asks_for_a_call_that_uses_a_result() -> None:
+    lookup = ToolDefinition("product_lookup", "A product.", _schema(sku={"type": "string"}))
+    request = "What do 3 units of SKU-100 cost in total?"
+    first = ToolCall("call_1", "product_lookup", '{"sku": "SKU-100"}')
+    messages = after_result(request, first, '{"sku": "SKU-100", "price": 12.5}')
+    # Before the result, 3 (a number after an id) asks for nothing.
+    view = TurnView.of([UserMessage(request)])
+    assert SMALL.unused_values(view, [("product_lookup", {"sku": "SKU-100"})], [lookup]) == set()
+    total = call_text("calculate", operation="multiply", left=12.5, right=3)
+    reply, _ = ask(replies(("It costs 12.5.", 10.0), (total, 2.0)), messages, lookup, CALCULATE)
+    assert [json.loads(c.arguments) for c in reply.tool_calls] == [
+        {"operation": "multiply", "left": 12.5, "right": 3}
+    ]
+    # The same value without one the results gave is not the next step.
+    guess = call_text("calculate", operation="add", left=3, right=3)
+    reply, _ = ask(replies(("It costs 12.5.", 10.0), (guess, 2.0)), messages, lookup, CALCULATE)
+    assert reply.text == "It costs 12.5."

@@ -412,7 +412,7 @@ class SmallModelPolicy:
                 if offer:
                     return Opening(offer=offer)
             floor = self.after_results_call_floor if len(view.calls) == 1 else None
-            wanted = self.unused_values(view, (), tools)
+            wanted = self._unused(view, (), tools, any_shape=self.call_for_result_values)
             if wanted:
                 return Opening(offer=tuple(tools), call_floor=floor, wanted=wanted)
             if self.call_for_result_values and view.request:
@@ -443,18 +443,39 @@ class SmallModelPolicy:
         of the same request is for more of the same, while "order 1042 of
         customer C-7" is one call that needed only the order's number.
         """
+        return self._unused(view, calls, tools, any_shape=False)
+
+    def _unused(
+        self,
+        view: TurnView,
+        calls: Sequence[tuple[str, Mapping[str, Any]]],
+        tools: Sequence[ToolDefinition],
+        *,
+        any_shape: bool,
+    ) -> frozenset[str]:
         if not self.call_for_unused_values or not view.request:
             return frozenset()
+        request = literals(view.request)
+        used = self._used(view, calls, tools)
+        left = request - used
+        if used and not any_shape:
+            shapes = {shape(v) for v in used}
+            left = frozenset(v for v in left if shape(v) in shapes)
+        return frozenset(left)
+
+    @staticmethod
+    def _used(
+        view: TurnView,
+        calls: Sequence[tuple[str, Mapping[str, Any]]],
+        tools: Sequence[ToolDefinition],
+    ) -> set[str]:
+        """The request's values that this turn's calls, and ``calls``, carry."""
         request = literals(view.request)
         schemas = {d.name: d.input_schema for d in tools}
         used: set[str] = set()
         for name, arguments in [*view.call_arguments(), *calls]:
             used |= uses(arguments, request, schemas.get(name))
-        left = request - used
-        if used:
-            shapes = {shape(v) for v in used}
-            left = frozenset(v for v in left if shape(v) in shapes)
-        return frozenset(left)
+        return used
 
     def keeps_extra_call(
         self,
@@ -464,13 +485,29 @@ class SmallModelPolicy:
         wanted: frozenset[str],
         tools: Sequence[ToolDefinition],
     ) -> bool:
-        """A new call that carries a wanted value and has no value with digits from nowhere."""
+        """A new call that carries a wanted value and has no value with digits from nowhere.
+
+        Once results are in, a call that carries only request values of another
+        shape than the turn's calls took is the next step of a chain ("look up
+        SKU-100 and order 3 of it"), so it must also carry a value that only the
+        results gave.
+        """
         schema = next((d.input_schema for d in tools if d.name == name), None)
-        return (
-            not view.repeats(name, arguments)
-            and bool(uses(arguments, wanted, schema))
-            and grounded(arguments, Known(view.context), schema)
-        )
+        carried = uses(arguments, wanted, schema)
+        if (
+            not carried
+            or view.repeats(name, arguments)
+            or not grounded(arguments, Known(view.context), schema)
+        ):
+            return False
+        used = self._used(view, (), tools)
+        if not view.has_results or not used:
+            return True
+        shapes = {shape(v) for v in used}
+        if any(shape(v) in shapes for v in carried):
+            return True
+        given = literals(view.results) - literals(view.request)
+        return bool(uses(arguments, given, schema))
 
     def made_up_call(
         self,
