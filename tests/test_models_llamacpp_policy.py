@@ -95,6 +95,7 @@ def ask(
 
 SMALL = SmallModelPolicy()
 PLAIN = PlainPolicy()
+CHAINS = SmallModelPolicy(call_for_result_values=True, named_instead_of_doubled=True)
 PUSHED = SmallModelPolicy(after_results_call_floor=0.03, call_for_unused_values=False)
 
 MULTIPLY = ToolCall("call_1", "calculate", '{"operation": "multiply", "left": 12, "right": 7}')
@@ -441,17 +442,16 @@ def test_after_results_a_tool_named_by_a_new_word_is_called_with_a_value_the_res
     messages = after_result(request, first, "20.0")
     converted = call_text("convert_units", value=20, from_unit="km", to_unit="mi")
     script = replies(("The average is 20.", 10.0), (converted, 2.0))
-    reply, _ = ask(script, messages, average, convert)
+    reply, _ = ask(script, messages, average, convert, policy=CHAINS)
     assert [json.loads(c.arguments) for c in reply.tool_calls] == [
         {"value": 20, "from_unit": "km", "to_unit": "mi"}
     ]
-    off = SmallModelPolicy(call_for_result_values=False)
-    reply, _ = ask(script, messages, average, convert, policy=off)
+    reply, _ = ask(script, messages, average, convert)  # off by default
     assert reply.text == "The average is 20."
     # A call that carries nothing the results gave is not the next step: the answer comes.
     unrelated = call_text("convert_units", value=12, from_unit="km", to_unit="mi")
     script = replies(("The average is 20.", 10.0), (unrelated, 2.0))
-    reply, _ = ask(script, messages, average, convert)
+    reply, _ = ask(script, messages, average, convert, policy=CHAINS)
     assert reply.text == "The average is 20."
 
 
@@ -540,13 +540,13 @@ def test_a_call_that_doubles_a_date_gives_way_to_a_tool_the_request_names() -> N
     request: list[Message] = [UserMessage("How many days is it from today until 2026-04-01?")]
     doubled = call_text("days_between", start="2026-04-01", end="2026-04-01")
     script = replies(doubled, call_text("today"))
-    reply, _ = ask(script, request, between, today)
+    reply, _ = ask(script, request, between, today, policy=CHAINS)
     assert [c.name for c in reply.tool_calls] == ["today"]
-    off = SmallModelPolicy(named_instead_of_doubled=False)
-    reply, _ = ask(script, request, between, today, policy=off)
+    reply, _ = ask(script, request, between, today)  # off by default
     assert [c.name for c in reply.tool_calls] == ["days_between"]
     # No other tool named: the model's call stands (the tool will say what is wrong).
-    reply, _ = ask(script, [UserMessage("Days from 2026-04-01 until then?")], between, today)
+    later = [UserMessage("Days from 2026-04-01 until then?")]
+    reply, _ = ask(script, later, between, today, policy=CHAINS)
     assert [c.name for c in reply.tool_calls] == ["days_between"]
 
 
@@ -571,11 +571,15 @@ def test_after_results_a_value_of_another_shape_asks_for_a_call_that_uses_a_resu
     view = TurnView.of([UserMessage(request)])
     assert SMALL.unused_values(view, [("product_lookup", {"sku": "SKU-100"})], [lookup]) == set()
     total = call_text("calculate", operation="multiply", left=12.5, right=3)
-    reply, _ = ask(replies(("It costs 12.5.", 10.0), (total, 2.0)), messages, lookup, CALCULATE)
+    script = replies(("It costs 12.5.", 10.0), (total, 2.0))
+    reply, _ = ask(script, messages, lookup, CALCULATE, policy=CHAINS)
     assert [json.loads(c.arguments) for c in reply.tool_calls] == [
         {"operation": "multiply", "left": 12.5, "right": 3}
     ]
     # The same value without one the results gave is not the next step.
     guess = call_text("calculate", operation="add", left=3, right=3)
-    reply, _ = ask(replies(("It costs 12.5.", 10.0), (guess, 2.0)), messages, lookup, CALCULATE)
+    script = replies(("It costs 12.5.", 10.0), (guess, 2.0))
+    reply, _ = ask(script, messages, lookup, CALCULATE, policy=CHAINS)
     assert reply.text == "It costs 12.5."
+    reply, _ = ask(replies(("It costs 12.5.", 10.0), (total, 2.0)), messages, lookup, CALCULATE)
+    assert reply.text == "It costs 12.5."  # off by default

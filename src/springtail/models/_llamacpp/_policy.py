@@ -357,7 +357,9 @@ class SmallModelPolicy:
             only when it carries a value the results gave and the request did
             not: the second step of "take the average of 12, 18 and 30, and
             convert that many km to miles", which the model otherwise answers
-            with the first result alone.
+            with the first result alone. Off by default: it took the
+            development half's chained requests up, but none of the held-out
+            half's (docs/embedded-model.md).
         made_up_call_as_prose: A call whose values with digits all come from
             nowhere in the conversation ("How many minutes are there in a
             day?" became ``days_between("2023-04-01", "2023-04-01")``) was
@@ -368,7 +370,8 @@ class SmallModelPolicy:
             arguments when the conversation gives it once filled a slot it had no
             value for ("How many days is it from today until 2026-04-01?" became
             ``days_between("2026-04-01", "2026-04-01")``); when the request names
-            other tools (``today``), one of them is called first instead.
+            other tools (``today``), one of them is called first instead. Off
+            by default, for the same reason as ``call_for_result_values``.
     """
 
     guidance: str | None = DEFAULT_TOOL_GUIDANCE
@@ -382,9 +385,9 @@ class SmallModelPolicy:
     follow_up_call_floor: float | None = 0.01
     after_results_call_floor: float | None = None
     call_for_unused_values: bool = True
-    call_for_result_values: bool = True
+    call_for_result_values: bool = False
     made_up_call_as_prose: bool = True
-    named_instead_of_doubled: bool = True
+    named_instead_of_doubled: bool = False
 
     def __post_init__(self) -> None:
         for name in ("follow_up_call_floor", "after_results_call_floor"):
