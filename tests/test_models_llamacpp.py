@@ -305,6 +305,33 @@ def test_a_two_step_request_calls_both_tools_then_answers(
 
 
 @pytest.mark.model
+def test_the_same_tool_twice_is_called_twice_in_one_reply_and_both_results_are_stated(
+    embedded_model: LlamaCppChatModel,
+) -> None:
+    request = UserMessage("What is 12 times 7, and what is 300 divided by 4?")
+    response = embedded_model.call(Prompt([SYSTEM, request], TOOLS.copy_with(max_tokens=80)))
+    output = response.results[0].output
+    calls = [json.loads(c.arguments) for c in output.tool_calls]
+    # Numbers may come as JSON numbers or numeric strings; the tool's schema coerces both.
+    assert [(c["operation"], float(c["left"]), float(c["right"])) for c in calls] == [
+        ("multiply", 12, 7),
+        ("divide", 300, 4),
+    ]
+    results = ToolResponseMessage(
+        tuple(
+            ToolResponse(c.id, c.name, value)
+            for c, value in zip(output.tool_calls, ("84", "75"), strict=True)
+        )
+    )
+    answer = embedded_model.call(
+        Prompt([SYSTEM, request, output, results], TOOLS.copy_with(max_tokens=80))
+    )
+    assert not answer.has_tool_calls()
+    assert "84" in answer.text
+    assert "75" in answer.text
+
+
+@pytest.mark.model
 def test_a_streamed_answer_arrives_in_pieces_that_add_up(
     embedded_model: LlamaCppChatModel,
 ) -> None:

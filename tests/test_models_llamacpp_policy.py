@@ -494,7 +494,7 @@ def test_a_call_whose_values_come_from_nowhere_is_answered_in_prose() -> None:
     assert "days_between" not in runtime.prompts[-1]
     reply, _ = ask(script, request, between, policy=SmallModelPolicy(made_up_call_as_prose=False))
     assert [c.name for c in reply.tool_calls] == ["days_between"]
-    read = [UserMessage("How many days from 2026-03-14 until 2026-04-01?")]
+    read: list[Message] = [UserMessage("How many days from 2026-03-14 until 2026-04-01?")]
     script = replies(call_text("days_between", start="2026-03-14", end="2026-04-01"))
     reply, _ = ask(script, read, between)
     assert [c.name for c in reply.tool_calls] == ["days_between"]
@@ -545,7 +545,7 @@ def test_a_call_that_doubles_a_date_gives_way_to_a_tool_the_request_names() -> N
     reply, _ = ask(script, request, between, today)  # off by default
     assert [c.name for c in reply.tool_calls] == ["days_between"]
     # No other tool named: the model's call stands (the tool will say what is wrong).
-    later = [UserMessage("Days from 2026-04-01 until then?")]
+    later: list[Message] = [UserMessage("Days from 2026-04-01 until then?")]
     reply, _ = ask(script, later, between, today, policy=CHAINS)
     assert [c.name for c in reply.tool_calls] == ["days_between"]
 
