@@ -14,18 +14,10 @@ but never runs or refuses tools: loop prevention is the tool loop's.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from springtail.messages import (
-    AssistantMessage,
-    Message,
-    SystemMessage,
-    ToolResponseMessage,
-    UserMessage,
-)
 from springtail.models._llamacpp._followup import named_tools, partly_named_tools
 from springtail.models._llamacpp._values import (
     Known,
@@ -36,6 +28,7 @@ from springtail.models._llamacpp._values import (
     shape,
     uses,
 )
+from springtail.models._llamacpp._view import TurnView
 from springtail.tools._definition import ToolDefinition
 
 __all__ = [
@@ -54,92 +47,6 @@ DEFAULT_TOOL_GUIDANCE = (
     "that state the values it returned; do not describe functions."
 )
 """Appended to the system prompt when tools are offered (why: docs/embedded-model.md)."""
-
-
-@dataclass(frozen=True, slots=True)
-class TurnView:
-    """What a policy reads of a prompt: the request and what this turn's tools did."""
-
-    request: str = ""
-    calls: frozenset[tuple[str, str]] = frozenset()
-    """``(name, canonical JSON arguments)`` of the calls made since the last user message."""
-    succeeded: frozenset[str] = frozenset()
-    """Tools that answered without an error since the last user message."""
-    follow_up: bool = False
-    """The request comes after an answer in the conversation."""
-    context: str = ""
-    """Every text of the conversation: system prompt, messages, call arguments and results."""
-    results: str = ""
-    """What the tools returned since the last user message."""
-
-    @property
-    def has_results(self) -> bool:
-        """Whether tools have answered in this turn."""
-        return bool(self.calls)
-
-    def called(self) -> set[str]:
-        """The tools called in this turn."""
-        return {name for name, _ in self.calls}
-
-    def repeats(self, name: str, arguments: Mapping[str, object]) -> bool:
-        """Whether a call with these arguments was already made in this turn."""
-        return (name, canonical_arguments(arguments)) in self.calls
-
-    def call_arguments(self) -> list[tuple[str, dict[str, Any]]]:
-        """The calls made in this turn, arguments decoded."""
-        return [(name, json.loads(arguments)) for name, arguments in sorted(self.calls)]
-
-    @classmethod
-    def of(cls, messages: Sequence[Message]) -> TurnView:
-        """The view of a prompt's messages."""
-        calls: set[tuple[str, str]] = set()
-        succeeded: set[str] = set()
-        request = ""
-        follow_up = False
-        in_turn = True
-        texts: list[str] = []
-        results: list[str] = []
-        for message in messages:
-            if isinstance(message, SystemMessage | UserMessage):
-                texts.append(message.text)
-            elif isinstance(message, AssistantMessage):
-                texts.append(message.text)
-                texts.extend(call.arguments for call in message.tool_calls)
-            elif isinstance(message, ToolResponseMessage):
-                texts.extend(r.response_data for r in message.responses)
-        for message in reversed(messages):
-            if isinstance(message, UserMessage):
-                if in_turn:
-                    request, in_turn = message.text, False
-                continue
-            if not in_turn:
-                if isinstance(message, AssistantMessage):
-                    follow_up = True
-                    break
-                continue
-            if isinstance(message, ToolResponseMessage):
-                succeeded.update(r.name for r in message.responses if not r.is_error)
-                results.extend(r.response_data for r in message.responses)
-            elif isinstance(message, AssistantMessage):
-                for call in message.tool_calls:
-                    try:
-                        arguments = json.loads(call.arguments or "{}")
-                    except ValueError:
-                        continue
-                    calls.add((call.name, canonical_arguments(arguments)))
-        return cls(
-            request,
-            frozenset(calls),
-            frozenset(succeeded),
-            follow_up,
-            "\n".join(texts),
-            "\n".join(reversed(results)),
-        )
-
-
-def canonical_arguments(arguments: object) -> str:
-    """Arguments as one string that is the same for equal JSON values."""
-    return json.dumps(arguments, sort_keys=True, ensure_ascii=False)
 
 
 @dataclass(frozen=True, slots=True)
