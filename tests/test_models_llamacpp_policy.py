@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -583,3 +584,30 @@ def test_after_results_a_value_of_another_shape_asks_for_a_call_that_uses_a_resu
     assert reply.text == "It costs 12.5."
     reply, _ = ask(replies(("It costs 12.5.", 10.0), (total, 2.0)), messages, lookup, CALCULATE)
     assert reply.text == "It costs 12.5."  # off by default
+
+
+def test_prose_without_tools_leaves_the_prompt_with_tools_in_the_prompt_cache(
+    tmp_path: Path,
+) -> None:
+    from springtail.models._llamacpp._prompt_cache import PromptCache
+
+    between = ToolDefinition(
+        "days_between",
+        "Days between two dates.",
+        _schema(start={"type": "string"}, end={"type": "string"}),
+    )
+    runtime = FakeRuntime(
+        replies(call_text("days_between", start="2023-04-01", end="2023-04-01"), "1440.")
+    )
+    model = LlamaCppChatModel._over(runtime)
+    engine = model._load()
+    engine.prompt_cache = PromptCache(tmp_path, "fake", min_tokens=16)
+    prompt = Prompt([UserMessage("How many minutes are there in a day?")], options(between))
+    response = model.call(prompt)
+    assert response.text == "1440."
+    saved = list(tmp_path.glob("*.kv"))
+    assert len(saved) == 1
+    # What was saved starts with the prompt that lists the tools, which the next turn reuses.
+    fresh = FakeRuntime(replies("x"))
+    tokens, _ = model._tokens(engine, prompt)
+    assert engine.prompt_cache.restore(fresh, tokens, held=0) == len(tokens)

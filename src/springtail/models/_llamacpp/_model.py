@@ -362,6 +362,16 @@ class LlamaCppChatModel(ChatModel):
             tokens, options = self._tokens(engine, prompt)
             tools = tool_definitions(options)
             held = self._held(engine, tokens)
+            switched = False
+
+            def without_tools() -> list[int]:
+                # The KV cache is about to hold the prompt without its tools: the prompt
+                # with them is the one later turns reuse, so it goes to disk first.
+                nonlocal switched
+                self._save(engine, tokens, held)
+                switched = True
+                return self._tokens(engine, prompt, with_tools=False)[0]
+
             generator = Generator(
                 runtime,
                 tokens,
@@ -372,10 +382,11 @@ class LlamaCppChatModel(ChatModel):
                 view=TurnView.of(prompt.messages),
                 call_openers=engine.call_openers() if tools else None,
                 end_tokens=engine.end_tokens(),
-                without_tools=lambda: self._tokens(engine, prompt, with_tools=False)[0],
+                without_tools=without_tools,
             )
             turn = generator.turn(tools)
-            self._save(engine, tokens, held)
+            if not switched:
+                self._save(engine, tokens, held)
             return turn
 
 
