@@ -81,12 +81,17 @@ def _as_number(text: str) -> str | None:
     return format(number.normalize(), "f")
 
 
+def _is_number(value: str) -> bool:
+    """Whether a normalised value is a plain number (not a date or an id with digits)."""
+    return _as_number(value) is not None and re.fullmatch(r"[-+]?[\d.]+", value) is not None
+
+
 def shape(value: str) -> str:
     """What kind of value a normalised literal is: ``number``, or its letters and digits as runs.
 
     ``2026-07-14`` is ``9-9-9``, ``sku-100`` is ``a-9``, ``call bob`` is ``a a``.
     """
-    if _as_number(value) is not None and re.fullmatch(r"[-+]?[\d.]+", value):
+    if _is_number(value):
         return "number"
     return re.sub(r"\d+", "9", re.sub(r"[^\W\d_]+", "a", value))
 
@@ -160,7 +165,7 @@ class Known:
 
     def holds(self, value: str) -> bool:
         """Whether a normalised value appears in the text."""
-        if _as_number(value) is not None and re.fullmatch(r"[-+]?[\d.]+", value):
+        if _is_number(value):
             return value in self.numbers or value.lstrip("-+") in self.numbers
         return value in self.text
 
