@@ -32,6 +32,14 @@ def test_chat_memory_error_is_public() -> None:
     assert issubclass(ChatMemoryError, RuntimeError)
 
 
+def test_describe_dsn_is_public_and_hides_the_password() -> None:
+    pytest.importorskip("psycopg", reason="needs the postgres extra (psycopg 3)")
+    from springtail.memory import describe_dsn
+
+    assert "describe_dsn" in springtail.memory.__all__
+    assert describe_dsn("postgresql://app:s3cret@db:6543/shop") == "app@db:6543/shop"
+
+
 def test_unknown_names_are_attribute_errors() -> None:
     with pytest.raises(AttributeError, match="no attribute 'Nope'"):
         springtail.memory.Nope  # noqa: B018

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from springtail import ChatMemoryRepository, PostgresChatMemoryRepository
+from springtail.memory import describe_dsn
 from support_bot._seed import SEED_CUSTOMERS, SEED_PRODUCTS
 from support_bot._store_base import (
     Customer,
@@ -115,7 +116,7 @@ class PostgresStore:
                 "A PostgreSQL --database needs psycopg 3: pip install 'springtail[postgres]'"
             ) from exc
         self._dsn = dsn
-        self._where = _describe(dsn)
+        self._where = describe_dsn(dsn)
         self.path = Path(self._where)
         self._connect_timeout = connect_timeout
         self._idle: queue.LifoQueue[psycopg.Connection[Any]] = queue.LifoQueue()
@@ -358,21 +359,6 @@ class PostgresStore:
 
 def _skus(conn: psycopg.Connection[Any]) -> tuple[str, ...]:
     return tuple(str(r[0]) for r in conn.execute("SELECT sku FROM products ORDER BY sku"))
-
-
-def _describe(dsn: str) -> str:
-    """Where ``dsn`` points, without its password."""
-    try:
-        from psycopg.conninfo import conninfo_to_dict
-
-        params = conninfo_to_dict(dsn)
-    except Exception:
-        return "(unparsable connection string)"
-    host = str(params.get("host") or params.get("hostaddr") or "localhost")
-    port = str(params.get("port") or "5432")
-    user = str(params.get("user") or "")
-    dbname = str(params.get("dbname") or "")
-    return f"{user + '@' if user else ''}{host}:{port}/{dbname}"
 
 
 def _first_line(exc: BaseException) -> str:

@@ -10,6 +10,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from springtail.memory._base import ChatMemory, ChatMemoryError, ChatMemoryRepository
+from springtail.memory._dsn import describe_dsn
 from springtail.memory._in_memory import InMemoryChatMemoryRepository
 from springtail.memory._window import MessageWindowChatMemory
 
@@ -27,6 +28,7 @@ __all__ = [
     "MessageWindowChatMemory",
     "PostgresChatMemoryRepository",
     "SqliteChatMemoryRepository",
+    "describe_dsn",
 ]
 
 _LAZY: dict[str, str] = {

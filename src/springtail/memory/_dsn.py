@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["describe_dsn", "scrub_dsn"]
+__all__ = ["describe_dsn", "first_line", "scrub_dsn"]
 
 
 def scrub_dsn(text: str, dsn: str) -> str:
@@ -79,7 +79,19 @@ _QUERY_PASSWORD = re.compile(r"[?&]password=([^&#\s]*)", re.IGNORECASE)
 
 
 def describe_dsn(dsn: str) -> str:
-    """Where ``dsn`` points, without its password."""
+    """Where a PostgreSQL connection string points, without its password.
+
+    Public so that an app naming the same database in its own messages (as
+    support-bot's PostgreSQL store does) names it the way chat memory does.
+
+    Args:
+        dsn: A libpq connection string or URI.
+
+    Returns:
+        ``user@host:port/dbname`` (``localhost`` and ``5432`` when not given,
+        no ``user@`` when no user is), or ``(unparsable connection string)``
+        when psycopg cannot parse it or is not installed.
+    """
     try:
         from psycopg.conninfo import conninfo_to_dict
 
@@ -91,3 +103,9 @@ def describe_dsn(dsn: str) -> str:
     user = str(params.get("user") or "")
     dbname = str(params.get("dbname") or "")
     return f"{user + '@' if user else ''}{host}:{port}/{dbname}"
+
+
+def first_line(exc: BaseException) -> str:
+    """The first line of a driver error (its class name when it says nothing)."""
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
