@@ -146,3 +146,16 @@ def test_an_unreachable_server_is_one_sentence(postgres_server: PostgresServer) 
     message = str(caught.value)
     assert "check that the server is running" in message
     assert "Nothing was changed" in message
+
+
+@pytest.mark.parametrize(
+    "dsn",
+    ["postgres://app:s3cret@[::1/support", "host=127.0.0.1 user=app s3cret"],
+)
+def test_a_malformed_url_is_one_sentence_without_the_password(dsn: str) -> None:
+    with pytest.raises(StoreError) as caught:
+        PostgresStore(dsn)
+    message = str(caught.value)
+    assert "s3cret" not in message
+    assert message.startswith("The PostgreSQL database (unparsable connection string)")
+    assert "\n" not in message

@@ -9,6 +9,9 @@ stock, so two processes can never sell the same last unit.
 
 Every SQLite failure leaves as a :class:`StoreError` whose message is one
 sentence naming the file and what to do; callers never see ``sqlite3``.
+
+The queries are shared with PostgreSQL (``support_bot._store_sql``); this
+module holds what SQLite does its own way.
 """
 
 from __future__ import annotations
@@ -17,14 +20,13 @@ import contextlib
 import os
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 from springtail import ChatMemoryRepository, SqliteChatMemoryRepository
 from support_bot._files import private_file, private_folder
-from support_bot._seed import SEED_CUSTOMERS, SEED_PRODUCTS
 from support_bot._store_base import (
     BusinessStore,
     Customer,
@@ -39,6 +41,13 @@ from support_bot._store_base import (
     normalize_customer_id,
     normalize_sku,
 )
+from support_bot._store_sql import (
+    CUSTOMERS_TABLE,
+    PRODUCTS_TABLE,
+    Row,
+    SqlStore,
+    served_conversations,
+)
 
 __all__ = [
     "DB_FILENAME",
@@ -49,7 +58,6 @@ __all__ = [
     "Product",
     "Reservation",
     "ServedConversation",
-    "SqliteStore",
     "Store",
     "StoreError",
     "Todo",
@@ -67,11 +75,7 @@ BUSY_TIMEOUT_S: Final = 10.0
 """How long a writer waits for another process's write before giving up."""
 
 _SCHEMA: Final = (
-    """CREATE TABLE IF NOT EXISTS products (
-        sku   TEXT PRIMARY KEY,
-        name  TEXT NOT NULL,
-        stock INTEGER NOT NULL CHECK (stock >= 0)
-    )""",
+    PRODUCTS_TABLE,
     """CREATE TABLE IF NOT EXISTS reservations (
         id         INTEGER PRIMARY KEY AUTOINCREMENT,
         sku        TEXT NOT NULL REFERENCES products (sku),
@@ -88,21 +92,8 @@ _SCHEMA: Final = (
         done       INTEGER NOT NULL DEFAULT 0 CHECK (done IN (0, 1)),
         created_at TEXT NOT NULL
     )""",
-    """CREATE TABLE IF NOT EXISTS customers (
-        id      TEXT PRIMARY KEY,
-        name    TEXT NOT NULL,
-        company TEXT NOT NULL,
-        email   TEXT NOT NULL,
-        phone   TEXT NOT NULL
-    )""",
-    """CREATE TABLE IF NOT EXISTS served_conversations (
-        id         TEXT PRIMARY KEY,
-        owner      TEXT NOT NULL,
-        title      TEXT NOT NULL DEFAULT '',
-        turns      INTEGER NOT NULL DEFAULT 0,
-        created_at TEXT NOT NULL
-    )""",
-    "CREATE INDEX IF NOT EXISTS served_conversations_owner ON served_conversations (owner)",
+    CUSTOMERS_TABLE,
+    *served_conversations(),
 )
 
 # One statement: the row is inserted only while the stock covers it, and the
@@ -110,7 +101,7 @@ _SCHEMA: Final = (
 # backstop), so there is no window between "check" and "take".
 _RESERVE: Final = """
 INSERT INTO reservations (sku, quantity, created_at)
-SELECT sku, :quantity, :now FROM products WHERE sku = :sku AND stock >= :quantity
+SELECT sku, ?, ? FROM products WHERE sku = ? AND stock >= ?
 RETURNING id
 """
 
@@ -125,7 +116,7 @@ def default_data_dir() -> Path:
     return Path(user_data_dir("support-bot", appauthor=False))
 
 
-class Store:
+class Store(SqlStore[sqlite3.Connection]):
     """The business data in the SQLite file ``path``, created and seeded on first use.
 
     The :class:`BusinessStore` for one machine; the chat memory lives in the
@@ -138,6 +129,8 @@ class Store:
 
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
+        self._sqlite = _SqliteDialect(self.path)
+        super().__init__(self._sqlite)
         self._migrate()
 
     @classmethod
@@ -164,10 +157,43 @@ class Store:
         """Springtail's SQLite chat memory, in this file."""
         return SqliteChatMemoryRepository(self.path)
 
-    # -- connection handling -------------------------------------------------
+    def _migrate(self) -> None:
+        with self._sqlite.connect() as conn:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version == SCHEMA_VERSION:
+                return
+            if version > SCHEMA_VERSION:
+                raise StoreError(
+                    f"The database {self.path} was written by a newer support-bot (schema "
+                    f"{version}, this one knows {SCHEMA_VERSION}); upgrade support-bot or use "
+                    "another --data-dir. Nothing was changed.",
+                    self.path,
+                )
+            _switch_to_wal(conn)
+            # IMMEDIATE: two processes starting at once must not both seed.
+            with _immediate(conn):
+                found = conn.execute("PRAGMA user_version").fetchone()[0]
+                if found < SCHEMA_VERSION:  # all IF NOT EXISTS: upgrades add what is new
+                    self._create(conn, _SCHEMA, seed=found == 0)
+                    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+class _SqliteDialect:
+    """SQLite's part: a connection per session, ``BEGIN IMMEDIATE`` to lock, a stock trigger."""
+
+    for_update = ""  # BEGIN IMMEDIATE already holds the file's write lock
+    now = "strftime('%Y-%m-%dT%H:%M:%S+00:00', 'now')"  # as datetime.isoformat(timespec="seconds")
+    insertion_order = "rowid"
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def sql(self, text: str) -> str:
+        return text
 
     @contextlib.contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
+    def connect(self) -> Iterator[sqlite3.Connection]:
+        """A short-lived connection (autocommit: each statement is its own transaction)."""
         try:
             conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
         except sqlite3.Error as exc:
@@ -179,6 +205,31 @@ class Store:
             raise self._translate(exc) from None
         finally:
             conn.close()
+
+    @contextlib.contextmanager
+    def session(self, *, lock: bool) -> Iterator[sqlite3.Connection]:
+        with self.connect() as conn:
+            if not lock:
+                yield conn
+                return
+            # IMMEDIATE takes the write lock up front so a concurrent writer
+            # makes us wait (busy timeout) instead of failing on a stale snapshot.
+            with _immediate(conn):
+                yield conn
+
+    def execute(self, conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> list[Row]:
+        return conn.execute(sql, params).fetchall()
+
+    def execute_many(
+        self, conn: sqlite3.Connection, sql: str, rows: Sequence[Sequence[Any]]
+    ) -> None:
+        conn.executemany(sql, rows)
+
+    def take_stock(self, conn: sqlite3.Connection, sku: str, quantity: int) -> int:
+        now = datetime.now(UTC).isoformat(timespec="seconds")
+        row = conn.execute(_RESERVE, (quantity, now, sku, quantity)).fetchone()
+        assert row is not None  # the session's lock kept the stock that was read
+        return int(row[0])
 
     def _translate(self, exc: sqlite3.Error) -> StoreError:
         text = str(exc)
@@ -202,197 +253,17 @@ class Store:
             message = f"The database {self.path} failed ({text}); nothing was changed."
         return StoreError(message, self.path)
 
-    def _migrate(self) -> None:
-        with self._connect() as conn:
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if version == SCHEMA_VERSION:
-                return
-            if version > SCHEMA_VERSION:
-                raise StoreError(
-                    f"The database {self.path} was written by a newer support-bot (schema "
-                    f"{version}, this one knows {SCHEMA_VERSION}); upgrade support-bot or use "
-                    "another --data-dir. Nothing was changed.",
-                    self.path,
-                )
-            _switch_to_wal(conn)
-            # IMMEDIATE: two processes starting at once must not both seed.
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                found = conn.execute("PRAGMA user_version").fetchone()[0]
-                if found < SCHEMA_VERSION:
-                    for statement in _SCHEMA:  # all IF NOT EXISTS: upgrades add what is new
-                        conn.execute(statement)
-                if found == 0:
-                    conn.executemany(
-                        "INSERT OR IGNORE INTO products (sku, name, stock) VALUES (?, ?, ?)",
-                        SEED_PRODUCTS,
-                    )
-                    conn.executemany(
-                        "INSERT OR IGNORE INTO customers (id, name, company, email, phone) "
-                        "VALUES (?, ?, ?, ?, ?)",
-                        SEED_CUSTOMERS,
-                    )
-                if found < SCHEMA_VERSION:
-                    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
 
-    # -- products --------------------------------------------------------------
-
-    def products(self) -> list[Product]:
-        """Every product, by SKU."""
-        with self._connect() as conn:
-            rows = conn.execute("SELECT sku, name, stock FROM products ORDER BY sku").fetchall()
-        return [Product(*row) for row in rows]
-
-    def product(self, sku: str) -> Product:
-        """The product with this SKU (normalized), or :class:`UnknownProductError`."""
-        key = normalize_sku(sku)
-        with self._connect() as conn:
-            row = conn.execute(
-                "SELECT sku, name, stock FROM products WHERE sku = ?", (key,)
-            ).fetchone()
-            if row is None:
-                known = tuple(r[0] for r in conn.execute("SELECT sku FROM products ORDER BY sku"))
-                raise UnknownProductError(key, known)
-        return Product(*row)
-
-    def reserve(self, sku: str, quantity: int) -> Reservation:
-        """Take ``quantity`` units of ``sku`` from stock, all or nothing.
-
-        Raises:
-            ValueError: ``quantity`` is not positive.
-            UnknownProductError: no such SKU.
-            InsufficientStockError: the stock is short; nothing was taken.
-        """
-        if quantity <= 0:
-            raise ValueError(f"The quantity must be at least 1 (got {quantity}).")
-        key = normalize_sku(sku)
-        now = datetime.now(UTC).isoformat(timespec="seconds")
-        with self._connect() as conn:
-            # IMMEDIATE takes the write lock up front so a concurrent writer
-            # makes us wait (busy timeout) instead of failing on a stale snapshot.
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                row = conn.execute(
-                    _RESERVE, {"sku": key, "quantity": quantity, "now": now}
-                ).fetchone()
-                current = conn.execute(
-                    "SELECT sku, name, stock FROM products WHERE sku = ?", (key,)
-                ).fetchone()
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            if current is None:
-                known = tuple(r[0] for r in conn.execute("SELECT sku FROM products ORDER BY sku"))
-                raise UnknownProductError(key, known)
-        product = Product(*current)
-        if row is None:
-            raise InsufficientStockError(product, quantity)
-        return Reservation(row[0], product.sku, product.name, quantity, product.stock)
-
-    def reservations(self) -> list[tuple[int, str, int]]:
-        """``(id, sku, quantity)`` of every reservation, oldest first."""
-        with self._connect() as conn:
-            rows = conn.execute("SELECT id, sku, quantity FROM reservations ORDER BY id").fetchall()
-        return [(int(r[0]), str(r[1]), int(r[2])) for r in rows]
-
-    # -- to-dos ------------------------------------------------------------------
-
-    def add_todo(self, title: str) -> Todo:
-        """Append a to-do; ``title`` must not be blank."""
-        text = " ".join(title.split())
-        if not text:
-            raise ValueError("The to-do title is empty; give a short description of the task.")
-        now = datetime.now(UTC).isoformat(timespec="seconds")
-        with self._connect() as conn:
-            row = conn.execute(
-                "INSERT INTO todos (title, done, created_at) VALUES (?, 0, ?) RETURNING id",
-                (text, now),
-            ).fetchone()
-        return Todo(int(row[0]), text, False)
-
-    def todos(self) -> list[Todo]:
-        """Every to-do, oldest first."""
-        with self._connect() as conn:
-            rows = conn.execute("SELECT id, title, done FROM todos ORDER BY id").fetchall()
-        return [Todo(int(r[0]), str(r[1]), bool(r[2])) for r in rows]
-
-    def complete_todo(self, todo_id: int) -> tuple[Todo, bool]:
-        """Mark a to-do done; returns it and whether it was open before."""
-        with self._connect() as conn:
-            row = conn.execute(
-                "SELECT id, title, done FROM todos WHERE id = ?", (todo_id,)
-            ).fetchone()
-            if row is None:
-                raise UnknownTodoError(todo_id)
-            if not row[2]:
-                conn.execute("UPDATE todos SET done = 1 WHERE id = ?", (todo_id,))
-        return Todo(int(row[0]), str(row[1]), True), not bool(row[2])
-
-    # -- customers -----------------------------------------------------------------
-
-    def customer(self, customer_id: str) -> Customer | None:
-        """The customer with this id (normalized), or ``None``."""
-        key = normalize_customer_id(customer_id)
-        with self._connect() as conn:
-            row = conn.execute(
-                "SELECT id, name, company, email, phone FROM customers WHERE id = ?", (key,)
-            ).fetchone()
-        return Customer(*row) if row else None
-
-    def customer_ids(self) -> list[str]:
-        """Every customer id, sorted."""
-        with self._connect() as conn:
-            return [str(r[0]) for r in conn.execute("SELECT id FROM customers ORDER BY id")]
-
-    # -- web conversations (support-bot serve) ----------------------------------------
-
-    def add_conversation(self, conversation_id: str, owner: str, title: str) -> ServedConversation:
-        """Record a new web conversation owned by ``owner``."""
-        now = datetime.now(UTC).isoformat(timespec="seconds")
-        with self._connect() as conn:
-            conn.execute(
-                "INSERT INTO served_conversations (id, owner, title, turns, created_at) "
-                "VALUES (?, ?, ?, 0, ?)",
-                (conversation_id, owner, title, now),
-            )
-        return ServedConversation(conversation_id, owner, title, 0, now)
-
-    def conversation(self, conversation_id: str) -> ServedConversation | None:
-        """The web conversation with this id, or ``None``."""
-        with self._connect() as conn:
-            row = conn.execute(
-                "SELECT id, owner, title, turns, created_at FROM served_conversations WHERE id = ?",
-                (conversation_id,),
-            ).fetchone()
-        return ServedConversation(*row) if row else None
-
-    def conversations(self, owner: str) -> list[ServedConversation]:
-        """The web conversations of ``owner``, newest first."""
-        with self._connect() as conn:
-            rows = conn.execute(
-                "SELECT id, owner, title, turns, created_at FROM served_conversations "
-                "WHERE owner = ? ORDER BY created_at DESC, rowid DESC",
-                (owner,),
-            ).fetchall()
-        return [ServedConversation(*row) for row in rows]
-
-    def count_turn(self, conversation_id: str, title: str) -> None:
-        """One more finished turn; the first one also names the conversation."""
-        with self._connect() as conn:
-            conn.execute(
-                "UPDATE served_conversations SET turns = turns + 1, "
-                "title = CASE WHEN title = '' THEN ? ELSE title END WHERE id = ?",
-                (title, conversation_id),
-            )
-
-
-SqliteStore = Store
-"""The SQLite :class:`BusinessStore` (``Store`` is its historical name)."""
+@contextlib.contextmanager
+def _immediate(conn: sqlite3.Connection) -> Iterator[None]:
+    """One ``BEGIN IMMEDIATE`` transaction: committed at the end, rolled back on error."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
 
 
 def _switch_to_wal(conn: sqlite3.Connection) -> None:

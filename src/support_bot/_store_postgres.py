@@ -12,6 +12,9 @@ once under an advisory lock, whichever process starts first.
 psycopg 3 (the ``postgres`` extra) is imported when a store is built. Every
 driver failure leaves as a :class:`StoreError` naming the server (never the
 password) and what to do.
+
+The queries are shared with SQLite (``support_bot._store_sql``); this module
+holds what PostgreSQL does its own way.
 """
 
 from __future__ import annotations
@@ -19,26 +22,19 @@ from __future__ import annotations
 import contextlib
 import queue
 import threading
-from collections.abc import Iterator
-from datetime import UTC, datetime
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from springtail import ChatMemoryRepository, PostgresChatMemoryRepository
-from springtail.memory import describe_dsn
-from support_bot._seed import SEED_CUSTOMERS, SEED_PRODUCTS
-from support_bot._store_base import (
-    Customer,
-    InsufficientStockError,
-    Product,
-    Reservation,
-    ServedConversation,
-    StoreError,
-    Todo,
-    UnknownProductError,
-    UnknownTodoError,
-    normalize_customer_id,
-    normalize_sku,
+from springtail.memory import describe_dsn, scrub_dsn
+from support_bot._store_base import StoreError
+from support_bot._store_sql import (
+    CUSTOMERS_TABLE,
+    PRODUCTS_TABLE,
+    Row,
+    SqlStore,
+    served_conversations,
 )
 
 if TYPE_CHECKING:
@@ -50,11 +46,7 @@ POOL_SIZE: Final = 8
 """Connections one process keeps; tools run on worker threads, each op borrows one briefly."""
 
 _SCHEMA: Final = (
-    """CREATE TABLE IF NOT EXISTS products (
-        sku   TEXT PRIMARY KEY,
-        name  TEXT NOT NULL,
-        stock INTEGER NOT NULL CHECK (stock >= 0)
-    )""",
+    PRODUCTS_TABLE,
     """CREATE TABLE IF NOT EXISTS reservations (
         id         BIGSERIAL PRIMARY KEY,
         sku        TEXT NOT NULL REFERENCES products (sku),
@@ -67,25 +59,10 @@ _SCHEMA: Final = (
         done       BOOLEAN NOT NULL DEFAULT FALSE,
         created_at TIMESTAMPTZ NOT NULL DEFAULT now()
     )""",
-    """CREATE TABLE IF NOT EXISTS customers (
-        id      TEXT PRIMARY KEY,
-        name    TEXT NOT NULL,
-        company TEXT NOT NULL,
-        email   TEXT NOT NULL,
-        phone   TEXT NOT NULL
-    )""",
-    """CREATE TABLE IF NOT EXISTS served_conversations (
-        id         TEXT PRIMARY KEY,
-        owner      TEXT NOT NULL,
-        title      TEXT NOT NULL DEFAULT '',
-        turns      INTEGER NOT NULL DEFAULT 0,
-        created_at TEXT NOT NULL,
-        seq        BIGSERIAL
-    )""",
-    "CREATE INDEX IF NOT EXISTS served_conversations_owner ON served_conversations (owner)",
+    CUSTOMERS_TABLE,
+    *served_conversations(extra_columns=["seq        BIGSERIAL"]),
 )
 _SCHEMA_LOCK: Final = "SELECT pg_advisory_xact_lock(hashtext('support_bot_schema'))"
-_CONVERSATION_COLUMNS: Final = "id, owner, title, turns, created_at"
 
 
 def is_postgres_url(url: str) -> bool:
@@ -93,7 +70,7 @@ def is_postgres_url(url: str) -> bool:
     return url.strip().lower().startswith(("postgresql://", "postgres://"))
 
 
-class PostgresStore:
+class PostgresStore(SqlStore["psycopg.Connection[Any]"]):
     """The business data in the PostgreSQL database at ``dsn``, created and seeded on first use.
 
     Args:
@@ -119,10 +96,10 @@ class PostgresStore:
         self._where = describe_dsn(dsn)
         self.path = Path(self._where)
         self._connect_timeout = connect_timeout
-        self._idle: queue.LifoQueue[psycopg.Connection[Any]] = queue.LifoQueue()
-        self._slots = threading.BoundedSemaphore(pool_size)
+        self._pool = _PostgresDialect(dsn, self._where, connect_timeout, pool_size)
         self._memory: PostgresChatMemoryRepository | None = None
         self._memory_lock = threading.Lock()
+        super().__init__(self._pool)
         self._migrate()
 
     @property
@@ -141,18 +118,43 @@ class PostgresStore:
 
     def close(self) -> None:
         """Close the pooled connections and the chat memory's."""
+        self._pool.close()
+        if self._memory is not None:
+            self._memory.close()
+
+    def _migrate(self) -> None:
+        with self._session() as conn:
+            conn.execute(_SCHEMA_LOCK)  # one creator at a time; the others wait, then see it
+            self._create(conn, _SCHEMA, seed=True)
+
+
+class _PostgresDialect:
+    """PostgreSQL's part: a pool, ``FOR UPDATE`` row locks, ``%s``, the stock taken by UPDATE."""
+
+    for_update = " FOR UPDATE"
+    now = "now()"
+    insertion_order = "seq"
+
+    def __init__(self, dsn: str, where: str, connect_timeout: float, pool_size: int) -> None:
+        self.dsn = dsn
+        self.where = where
+        self.path = Path(where)
+        self.connect_timeout = connect_timeout
+        self._idle: queue.LifoQueue[psycopg.Connection[Any]] = queue.LifoQueue()
+        self._slots = threading.BoundedSemaphore(pool_size)
+
+    def sql(self, text: str) -> str:
+        return text.replace("%", "%%").replace("?", "%s")
+
+    def close(self) -> None:
         while True:
             try:
                 self._idle.get_nowait().close()
             except queue.Empty:
                 break
-        if self._memory is not None:
-            self._memory.close()
-
-    # -- connections -------------------------------------------------------------
 
     @contextlib.contextmanager
-    def _transaction(self) -> Iterator[psycopg.Connection[Any]]:
+    def session(self, *, lock: bool) -> Iterator[psycopg.Connection[Any]]:
         """A pooled connection inside one transaction; driver errors become StoreError."""
         import psycopg
 
@@ -162,13 +164,9 @@ class PostgresStore:
                 try:
                     conn = self._idle.get_nowait()
                 except queue.Empty:
-                    conn = psycopg.connect(
-                        self._dsn, connect_timeout=max(1, round(self._connect_timeout))
-                    )
+                    conn = self._connect()
                 if conn.closed or conn.broken:
-                    conn = psycopg.connect(
-                        self._dsn, connect_timeout=max(1, round(self._connect_timeout))
-                    )
+                    conn = self._connect()
                 with conn.transaction():
                     yield conn
             except psycopg.OperationalError as exc:
@@ -176,14 +174,14 @@ class PostgresStore:
                     conn.close()
                     conn = None
                 raise StoreError(
-                    f"The PostgreSQL database {self._where} cannot be used ({_first_line(exc)}); "
+                    f"The PostgreSQL database {self.where} cannot be used ({self._scrubbed(exc)}); "
                     "check that the server is running and the --database URL (host, port, user, "
                     "password, database) is right. Nothing was changed.",
                     self.path,
                 ) from None
             except psycopg.Error as exc:
                 raise StoreError(
-                    f"The PostgreSQL database {self._where} failed ({_first_line(exc)}); "
+                    f"The PostgreSQL database {self.where} failed ({self._scrubbed(exc)}); "
                     "the change was rolled back.",
                     self.path,
                 ) from None
@@ -191,176 +189,35 @@ class PostgresStore:
                 if conn is not None and not conn.closed:
                     self._idle.put(conn)
 
-    def _migrate(self) -> None:
-        with self._transaction() as conn:
-            conn.execute(_SCHEMA_LOCK)  # one creator at a time; the others wait, then see it
-            for statement in _SCHEMA:
-                conn.execute(statement)
-            with conn.cursor() as cur:
-                cur.executemany(
-                    "INSERT INTO products (sku, name, stock) VALUES (%s, %s, %s) "
-                    "ON CONFLICT (sku) DO NOTHING",
-                    SEED_PRODUCTS,
-                )
-                cur.executemany(
-                    "INSERT INTO customers (id, name, company, email, phone) "
-                    "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (id) DO NOTHING",
-                    SEED_CUSTOMERS,
-                )
+    def _connect(self) -> psycopg.Connection[Any]:
+        import psycopg
 
-    # -- products ----------------------------------------------------------------
+        return psycopg.connect(self.dsn, connect_timeout=max(1, round(self.connect_timeout)))
 
-    def products(self) -> list[Product]:
-        """Every product, by SKU."""
-        with self._transaction() as conn:
-            rows = conn.execute("SELECT sku, name, stock FROM products ORDER BY sku").fetchall()
-        return [Product(*row) for row in rows]
+    def _scrubbed(self, exc: BaseException) -> str:
+        """The driver's first line, without anything of the DSN's password.
 
-    def product(self, sku: str) -> Product:
-        """The product with this SKU (normalized), or :class:`UnknownProductError`."""
-        key = normalize_sku(sku)
-        with self._transaction() as conn:
-            row = conn.execute(
-                "SELECT sku, name, stock FROM products WHERE sku = %s", (key,)
-            ).fetchone()
-            if row is None:
-                raise UnknownProductError(key, _skus(conn))
-        return Product(*row)
-
-    def reserve(self, sku: str, quantity: int) -> Reservation:
-        """Take ``quantity`` units of ``sku`` from stock, all or nothing.
-
-        The product row is locked (``FOR UPDATE``) before the stock is read,
-        so a concurrent reservation in any process waits for this one to
-        commit and then sees the stock it left.
-
-        Raises:
-            ValueError: ``quantity`` is not positive.
-            UnknownProductError: no such SKU.
-            InsufficientStockError: the stock is short; nothing was taken.
+        libpq quotes the part of a connection string it could not parse, so a
+        malformed ``--database`` would otherwise put its password on screen.
         """
-        if quantity <= 0:
-            raise ValueError(f"The quantity must be at least 1 (got {quantity}).")
-        key = normalize_sku(sku)
-        with self._transaction() as conn:
-            row = conn.execute(
-                "SELECT sku, name, stock FROM products WHERE sku = %s FOR UPDATE", (key,)
-            ).fetchone()
-            if row is None:
-                raise UnknownProductError(key, _skus(conn))
-            product = Product(*row)
-            if product.stock < quantity:
-                raise InsufficientStockError(product, quantity)
-            conn.execute("UPDATE products SET stock = stock - %s WHERE sku = %s", (quantity, key))
-            inserted = conn.execute(
-                "INSERT INTO reservations (sku, quantity) VALUES (%s, %s) RETURNING id",
-                (key, quantity),
-            ).fetchone()
-        assert inserted is not None
-        return Reservation(
-            int(inserted[0]), product.sku, product.name, quantity, product.stock - quantity
-        )
+        text = str(exc).strip()
+        return scrub_dsn(text.splitlines()[0] if text else type(exc).__name__, self.dsn)
 
-    def reservations(self) -> list[tuple[int, str, int]]:
-        """``(id, sku, quantity)`` of every reservation, oldest first."""
-        with self._transaction() as conn:
-            rows = conn.execute("SELECT id, sku, quantity FROM reservations ORDER BY id").fetchall()
-        return [(int(r[0]), str(r[1]), int(r[2])) for r in rows]
+    def execute(self, conn: psycopg.Connection[Any], sql: str, params: Sequence[Any]) -> list[Row]:
+        cursor = conn.execute(sql, params)
+        return cursor.fetchall() if cursor.description is not None else []
 
-    # -- to-dos --------------------------------------------------------------------
+    def execute_many(
+        self, conn: psycopg.Connection[Any], sql: str, rows: Sequence[Sequence[Any]]
+    ) -> None:
+        with conn.cursor() as cursor:
+            cursor.executemany(sql, rows)
 
-    def add_todo(self, title: str) -> Todo:
-        """Append a to-do; ``title`` must not be blank."""
-        text = " ".join(title.split())
-        if not text:
-            raise ValueError("The to-do title is empty; give a short description of the task.")
-        with self._transaction() as conn:
-            row = conn.execute(
-                "INSERT INTO todos (title) VALUES (%s) RETURNING id", (text,)
-            ).fetchone()
+    def take_stock(self, conn: psycopg.Connection[Any], sku: str, quantity: int) -> int:
+        conn.execute("UPDATE products SET stock = stock - %s WHERE sku = %s", (quantity, sku))
+        row = conn.execute(
+            "INSERT INTO reservations (sku, quantity) VALUES (%s, %s) RETURNING id",
+            (sku, quantity),
+        ).fetchone()
         assert row is not None
-        return Todo(int(row[0]), text, False)
-
-    def todos(self) -> list[Todo]:
-        """Every to-do, oldest first."""
-        with self._transaction() as conn:
-            rows = conn.execute("SELECT id, title, done FROM todos ORDER BY id").fetchall()
-        return [Todo(int(r[0]), str(r[1]), bool(r[2])) for r in rows]
-
-    def complete_todo(self, todo_id: int) -> tuple[Todo, bool]:
-        """Mark a to-do done; returns it and whether it was open before."""
-        with self._transaction() as conn:
-            row = conn.execute(
-                "SELECT id, title, done FROM todos WHERE id = %s FOR UPDATE", (todo_id,)
-            ).fetchone()
-            if row is None:
-                raise UnknownTodoError(todo_id)
-            if not row[2]:
-                conn.execute("UPDATE todos SET done = TRUE WHERE id = %s", (todo_id,))
-        return Todo(int(row[0]), str(row[1]), True), not bool(row[2])
-
-    # -- customers -------------------------------------------------------------------
-
-    def customer(self, customer_id: str) -> Customer | None:
-        """The customer with this id (normalized), or ``None``."""
-        key = normalize_customer_id(customer_id)
-        with self._transaction() as conn:
-            row = conn.execute(
-                "SELECT id, name, company, email, phone FROM customers WHERE id = %s", (key,)
-            ).fetchone()
-        return Customer(*row) if row else None
-
-    def customer_ids(self) -> list[str]:
-        """Every customer id, sorted."""
-        with self._transaction() as conn:
-            return [str(r[0]) for r in conn.execute("SELECT id FROM customers ORDER BY id")]
-
-    # -- web conversations -------------------------------------------------------------
-
-    def add_conversation(self, conversation_id: str, owner: str, title: str) -> ServedConversation:
-        """Record a new web conversation owned by ``owner``."""
-        now = datetime.now(UTC).isoformat(timespec="seconds")
-        with self._transaction() as conn:
-            conn.execute(
-                "INSERT INTO served_conversations (id, owner, title, turns, created_at) "
-                "VALUES (%s, %s, %s, 0, %s)",
-                (conversation_id, owner, title, now),
-            )
-        return ServedConversation(conversation_id, owner, title, 0, now)
-
-    def conversation(self, conversation_id: str) -> ServedConversation | None:
-        """The web conversation with this id, or ``None``."""
-        with self._transaction() as conn:
-            row = conn.execute(
-                f"SELECT {_CONVERSATION_COLUMNS} FROM served_conversations WHERE id = %s",
-                (conversation_id,),
-            ).fetchone()
-        return ServedConversation(*row) if row else None
-
-    def conversations(self, owner: str) -> list[ServedConversation]:
-        """The web conversations of ``owner``, newest first."""
-        with self._transaction() as conn:
-            rows = conn.execute(
-                f"SELECT {_CONVERSATION_COLUMNS} FROM served_conversations WHERE owner = %s "
-                "ORDER BY created_at DESC, seq DESC",
-                (owner,),
-            ).fetchall()
-        return [ServedConversation(*row) for row in rows]
-
-    def count_turn(self, conversation_id: str, title: str) -> None:
-        """One more finished turn; the first one also names the conversation."""
-        with self._transaction() as conn:
-            conn.execute(
-                "UPDATE served_conversations SET turns = turns + 1, "
-                "title = CASE WHEN title = '' THEN %s ELSE title END WHERE id = %s",
-                (title, conversation_id),
-            )
-
-
-def _skus(conn: psycopg.Connection[Any]) -> tuple[str, ...]:
-    return tuple(str(r[0]) for r in conn.execute("SELECT sku FROM products ORDER BY sku"))
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
+        return int(row[0])

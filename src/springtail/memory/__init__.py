@@ -10,7 +10,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from springtail.memory._base import ChatMemory, ChatMemoryError, ChatMemoryRepository
-from springtail.memory._dsn import describe_dsn
+from springtail.memory._dsn import describe_dsn, scrub_dsn
 from springtail.memory._in_memory import InMemoryChatMemoryRepository
 from springtail.memory._window import MessageWindowChatMemory
 
@@ -29,6 +29,7 @@ __all__ = [
     "PostgresChatMemoryRepository",
     "SqliteChatMemoryRepository",
     "describe_dsn",
+    "scrub_dsn",
 ]
 
 _LAZY: dict[str, str] = {

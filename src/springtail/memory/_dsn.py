@@ -15,7 +15,21 @@ __all__ = ["describe_dsn", "first_line", "scrub_dsn"]
 
 
 def scrub_dsn(text: str, dsn: str) -> str:
-    """``text`` with every secret ``dsn`` may hold replaced by ``***``."""
+    """``text`` (a driver's error, say) with every secret ``dsn`` may hold replaced by ``***``.
+
+    libpq quotes the part of a connection string it could not parse, so its
+    errors can carry the password. Every password ``dsn`` holds (URI,
+    ``password=`` keyword or query parameter, parsed or not) becomes
+    ``***``; when ``dsn`` cannot be parsed at all, every quoted fragment
+    except libpq's keywords becomes ``"…"``.
+
+    Args:
+        text: What is about to be shown.
+        dsn: The connection string the error came from.
+
+    Returns:
+        ``text`` without anything of the password.
+    """
     secrets = _secrets(dsn)
     parsed = _parsed(dsn)
     if parsed is None:
