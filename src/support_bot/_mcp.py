@@ -31,7 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Serve until the client leaves (stdio) or Ctrl-C (HTTP); returns the exit code."""
-    from springtail.mcp._cli import serve_command
+    from springtail.mcp import serve_command
     from support_bot._store import Store
     from support_bot.tools import all_tools
 

@@ -3,35 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
-from springtail.client._request import PreparedRequest
-from springtail.client._spec import ChatClientRequestSpec, _flatten, check_advisor
-from springtail.client._tools import (
-    DuplicateToolNameError,
-    ResolvedTools,
-    ToolSource,
-    resolve_sources,
-)
+from springtail.client._defaults import ClientDefaults, check_advisor, flatten
+from springtail.client._spec import ChatClientRequestSpec
+from springtail.client._tools import ToolSource, resolve_sources
 from springtail.messages import ChatOptions, Prompt, SystemMessage, UserMessage
 from springtail.models._base import ChatModel
 
 __all__ = ["ChatClient", "ChatClientBuilder"]
-
-
-@dataclass(frozen=True, slots=True)
-class _Defaults:
-    model: ChatModel
-    system: str | None = None
-    user: str | None = None
-    tool_sources: tuple[ToolSource, ...] = ()
-    tools: ResolvedTools = field(default_factory=ResolvedTools)
-    advisors: tuple[Any, ...] = ()
-    tool_context: Mapping[str, Any] = field(default_factory=dict)
-    options: ChatOptions | None = None
-    params: Mapping[str, Any] = field(default_factory=dict)
-    auto_register: bool = True
 
 
 def _as_tuple(items: Any) -> tuple[Any, ...]:
@@ -64,7 +44,7 @@ class ChatClient:
     shared by threads and tasks.
     """
 
-    __slots__ = ("_defaults", "_ready")
+    __slots__ = ("_defaults",)
 
     def __init__(
         self,
@@ -89,8 +69,7 @@ class ChatClient:
         advisor_list = _as_tuple(advisors)
         for advisor in advisor_list:
             check_advisor(advisor)
-        self._ready: ChatOptions | None = None
-        self._defaults = _Defaults(
+        self._defaults = ClientDefaults(
             model=model,
             system=system,
             user=user,
@@ -102,33 +81,6 @@ class ChatClient:
             params=dict(advisor_params or {}),
             auto_register=tool_calling_auto_register,
         )
-
-    def _ready_options(self) -> ChatOptions | None:
-        """Options for requests that add nothing to the defaults, built on first use.
-
-        Saves rebuilding the same ``ChatOptions`` on every request; lazy tool
-        providers must be asked each time, so with them there is no cache.
-        """
-        ready = self._ready
-        if ready is None:
-            d = self._defaults
-            if d.tools.providers:
-                return None
-            try:
-                ready = PreparedRequest(
-                    model=d.model,
-                    messages=(),
-                    options=d.options,
-                    tools=(d.tools,),
-                    tool_context=d.tool_context,
-                    advisors=(),
-                    params={},
-                    auto_register=d.auto_register,
-                ).final_options()
-            except DuplicateToolNameError:
-                return None  # raised again, as documented, when the request runs
-            self._ready = ready
-        return ready
 
     @staticmethod
     def builder(model: ChatModel) -> ChatClientBuilder:
@@ -162,9 +114,9 @@ class ChatClient:
     def prompt(self, prompt: str | Prompt | None = None) -> ChatClientRequestSpec:
         """Start a request: user text, a whole ``Prompt``, or nothing (set it later)."""
         if prompt is None or isinstance(prompt, str):
-            return ChatClientRequestSpec(self, prompt)
+            return ChatClientRequestSpec(self._defaults, prompt)
         if isinstance(prompt, Prompt):
-            spec = ChatClientRequestSpec(self)
+            spec = ChatClientRequestSpec(self._defaults)
             messages = list(prompt.messages)
             first = messages[0] if messages else None
             if isinstance(first, SystemMessage):
@@ -219,12 +171,12 @@ class ChatClientBuilder:
 
     def default_tools(self, *sources: ToolSource) -> ChatClientBuilder:
         """Tools offered on every request (added to any set before)."""
-        self._tools.extend(_flatten(sources))
+        self._tools.extend(flatten(sources))
         return self
 
     def default_advisors(self, *advisors: Any) -> ChatClientBuilder:
         """Advisors on every request (added to any set before)."""
-        for advisor in _flatten(advisors):
+        for advisor in flatten(advisors):
             check_advisor(advisor)
             self._advisors.append(advisor)
         return self

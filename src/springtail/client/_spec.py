@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from springtail._sync import run_sync
 from springtail.client._chain import OUTPUT_FORMAT_KEY
+from springtail.client._defaults import ClientDefaults, check_advisor, flatten
 from springtail.client._entity import format_instructions, json_schema, reask_entity
 from springtail.client._request import PreparedRequest, build_messages
 from springtail.client._responses import CallResponse, StreamResponse
@@ -27,36 +28,12 @@ from springtail.messages import (
     UserMessage,
 )
 
-if TYPE_CHECKING:
-    from springtail.client._client import ChatClient
-
 __all__ = ["ChatClientRequestSpec"]
 
 T = TypeVar("T")
 
 _MESSAGE_TYPES = (SystemMessage, UserMessage, AssistantMessage, ToolResponseMessage)
 _MESSAGE_TYPE_SET = frozenset(_MESSAGE_TYPES)
-
-
-def check_advisor(advisor: object) -> None:
-    """Reject what cannot sit in an advisor chain, saying what is missing."""
-    missing = [attr for attr in ("name", "order") if not hasattr(advisor, attr)]
-    if not (hasattr(advisor, "advise_call") or hasattr(advisor, "advise_stream")):
-        missing.append("advise_call or advise_stream")
-    if missing:
-        raise TypeError(
-            f"{advisor!r} is not an advisor: it lacks {', '.join(missing)}. "
-            "An advisor has a name, an int order and advise_call and/or advise_stream."
-        )
-    if isinstance(advisor.order, bool) or not isinstance(advisor.order, int):  # type: ignore[attr-defined]
-        raise TypeError(f"{advisor!r}: order must be an int, got {advisor.order!r}")  # type: ignore[attr-defined]
-
-
-def _flatten(items: tuple[Any, ...]) -> list[Any]:
-    """Accept both ``f(a, b)`` and ``f([a, b])``."""
-    if len(items) == 1 and isinstance(items[0], list | tuple):
-        return list(items[0])
-    return list(items)
 
 
 class ChatClientRequestSpec:
@@ -70,7 +47,7 @@ class ChatClientRequestSpec:
 
     __slots__ = (
         "_advisors",
-        "_client",
+        "_defaults",
         "_messages",
         "_options",
         "_params",
@@ -80,8 +57,8 @@ class ChatClientRequestSpec:
         "_user",
     )
 
-    def __init__(self, client: ChatClient, user: str | None = None) -> None:
-        self._client = client
+    def __init__(self, defaults: ClientDefaults, user: str | None = None) -> None:
+        self._defaults = defaults
         self._system: str | None = None
         self._user = user
         self._messages: list[Message] = []
@@ -103,7 +80,7 @@ class ChatClientRequestSpec:
 
     def messages(self, *messages: Message | Iterable[Message]) -> ChatClientRequestSpec:
         """Earlier messages of the conversation, sent between the system text and the user text."""
-        items = _flatten(messages)
+        items = flatten(messages)
         # One fast pass over a possibly long history; the slow check only finds the culprit.
         if not _MESSAGE_TYPE_SET.issuperset(map(type, items)):
             for message in items:
@@ -117,7 +94,7 @@ class ChatClientRequestSpec:
 
     def tools(self, *sources: ToolSource) -> ChatClientRequestSpec:
         """More tools for this request, added to the client's default tools."""
-        self._tools.extend(_flatten(sources))
+        self._tools.extend(flatten(sources))
         return self
 
     def tool_context(self, context: Mapping[str, Any]) -> ChatClientRequestSpec:
@@ -127,7 +104,7 @@ class ChatClientRequestSpec:
 
     def advisors(self, *advisors: Any) -> ChatClientRequestSpec:
         """More advisors for this request, added to the client's default advisors."""
-        for advisor in _flatten(advisors):
+        for advisor in flatten(advisors):
             check_advisor(advisor)
             self._advisors.append(advisor)
         return self
@@ -150,8 +127,7 @@ class ChatClientRequestSpec:
         return self
 
     def _prepare(self) -> PreparedRequest:
-        client = self._client
-        defaults = client._defaults
+        defaults = self._defaults
         options = defaults.options
         if self._options is not None:
             options = self._options if options is None else options.merge(self._options)
@@ -171,7 +147,7 @@ class ChatClientRequestSpec:
             )
         adds_nothing = not (self._tools or self._tool_context or self._options)
         return PreparedRequest(
-            ready_options=client._ready_options() if adds_nothing else None,
+            ready_options=defaults.ready_options() if adds_nothing else None,
             model=defaults.model,
             messages=messages,
             options=options,

@@ -16,6 +16,7 @@ imported only when a connection starts or a server is built.
 """
 
 from springtail.mcp._callback import McpToolCallback
+from springtail.mcp._cli import serve_command
 from springtail.mcp._client import McpClient, ToolFilter
 from springtail.mcp._connection import Elicitor
 from springtail.mcp._errors import McpServerError
@@ -40,6 +41,7 @@ __all__ = [
     "create_server",
     "load_servers",
     "serve",
+    "serve_command",
     "serve_http",
     "serve_stdio",
     "servers_from_config",
