@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import os
+import uuid
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+
+from postgres_server import PostgresServer, PostgresUnavailable, start_postgres
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -36,3 +39,30 @@ def embedded_model() -> Iterator[Any]:
     model = LlamaCppChatModel("embedded")
     yield model
     model.close()
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """One throw-away PostgreSQL server on loopback for the whole session.
+
+    Skips the test, saying what to install, where the machine has no
+    PostgreSQL binaries. Tests that need an empty database take
+    :func:`postgres_database`; the chat memory tests use the server's own
+    database and drop their table first.
+    """
+    try:
+        server = start_postgres()
+    except PostgresUnavailable as exc:
+        pytest.skip(str(exc))
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def postgres_database(postgres_server: PostgresServer) -> str:
+    """The URL of a new, empty database on the session's server."""
+    psycopg = pytest.importorskip("psycopg", reason="needs the postgres extra (psycopg 3)")
+    name = f"shop_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(postgres_server.dsn, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    return f"postgresql://postgres@127.0.0.1:{postgres_server.port}/{name}"

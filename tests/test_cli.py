@@ -50,6 +50,23 @@ def test_tools_prints_the_definitions_a_model_sees(
     assert printed[1]["description"] == "Answer pong."
 
 
+def test_tools_finds_a_module_in_the_current_folder(tmp_path: Path) -> None:
+    (tmp_path / "here_tools.py").write_text(
+        'from springtail import tool\n\n@tool\ndef ping() -> str:\n    """Answer pong."""\n'
+        "    return 'pong'\n"
+    )
+    done = subprocess.run(
+        [str(Path(sys.executable).with_name("springtail")), "tools", "here_tools:ping"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert [d["name"] for d in json.loads(done.stdout)] == ["ping"]
+
+
 def test_tools_with_an_unknown_module_says_so(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tools", "no_such_module_here:thing"]) == 2
     assert "no_such_module_here" in capsys.readouterr().err

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from postgres_server import PostgresServer, PostgresUnavailable, free_port, start_postgres
+from postgres_server import PostgresServer, free_port
 from springtail.memory import ChatMemoryError, MessageWindowChatMemory, PostgresChatMemoryRepository
 from springtail.messages import Message, UserMessage
 from test_memory_sqlite import (  # noqa: F401  (collected here with the PostgreSQL store)
@@ -33,16 +33,6 @@ from test_memory_sqlite import (  # noqa: F401  (collected here with the Postgre
 psycopg = pytest.importorskip("psycopg", reason="needs the postgres extra (psycopg 3)")
 
 pytestmark = pytest.mark.postgres
-
-
-@pytest.fixture(scope="session")
-def postgres_server() -> Iterator[PostgresServer]:
-    try:
-        server = start_postgres()
-    except PostgresUnavailable as exc:
-        pytest.skip(str(exc))
-    yield server
-    server.stop()
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -11,7 +10,6 @@ from typing import Any
 import httpx
 import pytest
 
-from postgres_server import PostgresServer, PostgresUnavailable, start_postgres
 from serve_helpers import Served, post_turn, serve_process
 
 psycopg = pytest.importorskip("psycopg", reason="needs the postgres extra (psycopg 3)")
@@ -19,27 +17,9 @@ psycopg = pytest.importorskip("psycopg", reason="needs the postgres extra (psyco
 pytestmark = pytest.mark.postgres
 
 
-@pytest.fixture(scope="module")
-def postgres_server() -> Iterator[PostgresServer]:
-    try:
-        server = start_postgres()
-    except PostgresUnavailable as exc:
-        pytest.skip(str(exc))
-    yield server
-    server.stop()
-
-
 @pytest.fixture
-def database(postgres_server: PostgresServer) -> str:
-    name = f"shop_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(postgres_server.dsn, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    return f"postgresql://postgres@127.0.0.1:{postgres_server.port}/{name}"
-
-
-@pytest.fixture
-def two(database: str, tmp_path: Path) -> Iterator[tuple[Served, Served]]:
-    args = ("--model", "scripted:demo", "--database", database, "--rate-limit", "0")
+def two(postgres_database: str, tmp_path: Path) -> Iterator[tuple[Served, Served]]:
+    args = ("--model", "scripted:demo", "--database", postgres_database, "--rate-limit", "0")
     with serve_process(*args, cwd=tmp_path) as a, serve_process(*args, cwd=tmp_path) as b:
         yield a, b
 
@@ -57,7 +37,7 @@ def approving(served: Served, client: httpx.Client, cid: str) -> Any:
 
 
 def test_the_last_units_are_sold_once_across_both_processes(
-    two: tuple[Served, Served], database: str
+    two: tuple[Served, Served], postgres_database: str
 ) -> None:
     answers: list[str] = []
     lock = threading.Lock()
@@ -80,7 +60,7 @@ def test_the_last_units_are_sold_once_across_both_processes(
     refused = [a for a in answers if "Nothing was reserved" in a]
     assert len(answers) == 10
     assert (len(reserved), len(refused)) == (4, 6)
-    with psycopg.connect(database) as conn:
+    with psycopg.connect(postgres_database) as conn:
         stock = conn.execute("SELECT stock FROM products WHERE sku = 'SKU-300'").fetchone()
         rows = conn.execute("SELECT count(*) FROM reservations").fetchone()
     assert stock == (0,)

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import threading
-import uuid
 from collections.abc import Iterator
 
 import pytest
 
-from postgres_server import PostgresServer, PostgresUnavailable, start_postgres
+from postgres_server import PostgresServer
 from support_bot._store_base import (
     BusinessStore,
     InsufficientStockError,
@@ -24,37 +23,18 @@ from support_bot._store_postgres import PostgresStore, is_postgres_url  # noqa: 
 pytestmark = pytest.mark.postgres
 
 
-@pytest.fixture(scope="module")
-def postgres_server() -> Iterator[PostgresServer]:
-    try:
-        server = start_postgres()
-    except PostgresUnavailable as exc:
-        pytest.skip(str(exc))
-    yield server
-    server.stop()
-
-
 @pytest.fixture
-def dsn(postgres_server: PostgresServer) -> str:
-    """A fresh database per test."""
-    name = f"shop_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(postgres_server.dsn, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    return f"postgresql://postgres@127.0.0.1:{postgres_server.port}/{name}"
-
-
-@pytest.fixture
-def store(dsn: str) -> Iterator[PostgresStore]:
-    opened = PostgresStore(dsn)
+def store(postgres_database: str) -> Iterator[PostgresStore]:
+    opened = PostgresStore(postgres_database)
     yield opened
     opened.close()
 
 
-def test_it_is_a_business_store_seeded_once(dsn: str, store: PostgresStore) -> None:
+def test_it_is_a_business_store_seeded_once(postgres_database: str, store: PostgresStore) -> None:
     assert isinstance(store, BusinessStore)
     assert [p.sku for p in store.products()] == ["SKU-100", "SKU-200", "SKU-300"]
     store.reserve("SKU-100", 2)
-    again = PostgresStore(dsn)  # a second process starting later must not re-seed
+    again = PostgresStore(postgres_database)  # a second process starting later must not re-seed
     try:
         assert again.product("sku100").stock == 10
         assert again.customer(" c-100 ") is not None
@@ -62,7 +42,7 @@ def test_it_is_a_business_store_seeded_once(dsn: str, store: PostgresStore) -> N
     finally:
         again.close()
     assert store.location.startswith("postgresql://postgres@127.0.0.1:")
-    assert is_postgres_url(dsn)
+    assert is_postgres_url(postgres_database)
     assert not is_postgres_url("/tmp/shop.db")
 
 
@@ -79,8 +59,8 @@ def test_reservations_are_all_or_nothing(store: PostgresStore) -> None:
     assert store.reservations() == [(made.id, "SKU-300", 3)]
 
 
-def test_concurrent_reservations_never_oversell(dsn: str) -> None:
-    stores = [PostgresStore(dsn) for _ in range(2)]  # two "processes"' pools
+def test_concurrent_reservations_never_oversell(postgres_database: str) -> None:
+    stores = [PostgresStore(postgres_database) for _ in range(2)]  # two "processes"' pools
     outcomes: list[str] = []
     lock = threading.Lock()
     barrier = threading.Barrier(12)
@@ -131,11 +111,13 @@ def test_todos_and_web_conversations(store: PostgresStore) -> None:
     assert store.conversation("c-none") is None
 
 
-def test_chat_memory_lives_in_the_same_database(dsn: str, store: PostgresStore) -> None:
+def test_chat_memory_lives_in_the_same_database(
+    postgres_database: str, store: PostgresStore
+) -> None:
     from springtail import UserMessage
 
     store.chat_memory_repository().save_all("c-x", [UserMessage("hello")])
-    with psycopg.connect(dsn) as conn:
+    with psycopg.connect(postgres_database) as conn:
         count = conn.execute("SELECT count(*) FROM springtail_chat_memory").fetchone()
     assert count == (1,)
 

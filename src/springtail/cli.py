@@ -44,9 +44,16 @@ def _load_source(spec: str) -> Any:
     return value
 
 
+def _import_from_current_folder() -> None:
+    """Let ``MODULE:NAME`` name a module in the current folder, as ``python -m`` does."""
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+
+
 def _cmd_tools(args: argparse.Namespace) -> int:
     from springtail.tools import tool_callbacks
 
+    _import_from_current_folder()
     sources = [_load_source(spec) for spec in args.sources]
     definitions = [
         {
