@@ -30,8 +30,8 @@ from springtail import (
     ToolCallingManager,
 )
 from springtail.messages import Prompt, SystemMessage
+from support_bot.steps._answers import answer_streamed
 from support_bot.steps._base import SYSTEM_PROMPT, StepEnv, make_manager
-from support_bot.steps._turns import stream_turn
 from support_bot.tools import all_tools
 
 __all__ = ["MEMORY_ORDER", "MEMORY_WINDOW", "FinalStep", "final_client"]
@@ -118,7 +118,7 @@ class FinalStep:
                 {"user_name": self._env.user_name, "conversation_id": self._conversation_id}
             )
         )
-        return stream_turn(spec, self._env.reporter)
+        return answer_streamed(spec, self._env.reporter)
 
     def history(self) -> list[Message]:
         """The stored conversation (the memory window)."""

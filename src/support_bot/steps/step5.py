@@ -11,10 +11,11 @@ import logging
 from collections.abc import Sequence
 from pathlib import Path
 
-from springtail import ChatClient, Message, SimpleLoggerAdvisor, ToolCallback, ToolCallingAdvisor
+from springtail import ChatClient, SimpleLoggerAdvisor, ToolCallingAdvisor
+from springtail.client import ChatClientRequestSpec
 from support_bot._files import private_file
 from support_bot.steps._base import SYSTEM_PROMPT, StepEnv, make_manager
-from support_bot.steps._turns import Transcript, stream_turn
+from support_bot.steps._stateless import StatelessStep
 from support_bot.tools import all_tools
 
 __all__ = ["LOG_FILENAME", "Step5"]
@@ -35,30 +36,24 @@ def _log_to(path: Path) -> None:
     logger.propagate = False
 
 
-class Step5:
+class Step5(StatelessStep):
     """All tools, explicit advisors, streaming."""
 
     name = "step5"
+    streams = True
 
     def __init__(self, env: StepEnv) -> None:
-        self._env = env
-        self._tools = [*all_tools(env.store), *env.extra_tools]
+        tools = [*all_tools(env.store), *env.extra_tools]
         self._log_path = env.data_dir / LOG_FILENAME
         _log_to(self._log_path)
         manager = make_manager(env, report_tools=False)  # the stream reports tool calls
-        self._client = ChatClient(
+        client = ChatClient(
             env.model,
             system=SYSTEM_PROMPT,
-            tools=self._tools,
+            tools=tools,
             advisors=[ToolCallingAdvisor(tool_calling_manager=manager), SimpleLoggerAdvisor()],
         )
-        self._transcript = Transcript()
-        self._conversation_id = env.conversation_id
-
-    @property
-    def tools(self) -> Sequence[ToolCallback]:
-        """All thirteen tools."""
-        return self._tools
+        super().__init__(env, tools, client)
 
     @property
     def intro(self) -> Sequence[str]:
@@ -68,25 +63,6 @@ class Step5:
             f"Every model call is logged to {self._log_path}",
         ]
 
-    @property
-    def conversation_id(self) -> str:
-        """Handed to tools through the tool context; this step has no memory."""
-        return self._conversation_id
-
-    def ask(self, text: str) -> str:
-        """One streamed request."""
-        spec = self._client.prompt(text).tool_context(
-            {"user_name": self._env.user_name, "conversation_id": self._conversation_id}
-        )
-        answer = stream_turn(spec, self._env.reporter)
-        self._transcript.add(text, answer)
-        return answer
-
-    def history(self) -> list[Message]:
-        """This session's exchanges."""
-        return list(self._transcript.messages)
-
-    def new_conversation(self, conversation_id: str) -> None:
-        """Start over."""
-        self._conversation_id = conversation_id
-        self._transcript.clear()
+    def _request(self, text: str) -> ChatClientRequestSpec:
+        """The tool context travels with the request."""
+        return self._client.prompt(text).tool_context(self._tool_context())

@@ -1,24 +1,15 @@
-"""The two ways a ChatClient turn reaches the screen: one answer, or a stream."""
+"""The two ways a ChatClient request's answer reaches the screen: at once, or streamed."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-from springtail import (
-    AssistantMessage,
-    Message,
-    TextDelta,
-    ToolCallFinished,
-    ToolCallStarted,
-    UserMessage,
-)
+from springtail import TextDelta, ToolCallFinished, ToolCallStarted
 from springtail.client import ChatClientRequestSpec
 from support_bot.steps._base import Reporter
 
-__all__ = ["Transcript", "call_turn", "stream_turn"]
+__all__ = ["answer_at_once", "answer_streamed"]
 
 
-def call_turn(spec: ChatClientRequestSpec, reporter: Reporter) -> str:
+def answer_at_once(spec: ChatClientRequestSpec, reporter: Reporter) -> str:
     """``spec.call()``: tool lines come from the manager's listener, the answer at once."""
     reporter.thinking()
     answer = spec.call().content()
@@ -26,7 +17,7 @@ def call_turn(spec: ChatClientRequestSpec, reporter: Reporter) -> str:
     return answer
 
 
-def stream_turn(spec: ChatClientRequestSpec, reporter: Reporter) -> str:
+def answer_streamed(spec: ChatClientRequestSpec, reporter: Reporter) -> str:
     """``spec.stream().events()``: tool lines and text deltas as they happen."""
     reporter.thinking()
     parts: list[str] = []
@@ -48,22 +39,3 @@ def stream_turn(spec: ChatClientRequestSpec, reporter: Reporter) -> str:
             )
             reporter.thinking()
     return "".join(parts)
-
-
-@dataclass
-class Transcript:
-    """The exchanges of a step without chat memory, kept only for ``/history``.
-
-    These steps send the model one request at a time (no memory), exactly as
-    the book's programs do; the transcript is the UI's record, not context.
-    """
-
-    messages: list[Message] = field(default_factory=list)
-
-    def add(self, question: str, answer: str) -> None:
-        """Record one exchange."""
-        self.messages += [UserMessage(question), AssistantMessage(answer)]
-
-    def clear(self) -> None:
-        """Forget the exchanges (``/new``)."""
-        self.messages.clear()
