@@ -5,7 +5,9 @@ Each request runs through a real ``ChatClient`` with a ``ToolCallingAdvisor``
 request passes when the tools the model ran are exactly the expected calls
 with the expected arguments (no unwanted call) and the final answer states
 what the tools returned. The cases are split into a development half, on
-which rules are chosen, and a held-out half, which is only reported.
+which rules are chosen (in the tool set modules), and a held-out half, which
+is only reported (in ``heldout/``, never read while tuning; its turns are
+printed without their texts unless ``--show-held-out``).
 
     python -m bench.matrix                       # both halves, every cell
     python -m bench.matrix --half dev            # the development half only

@@ -9,15 +9,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.matrix._calendar import CALENDAR
 from bench.matrix._cases import KINDS
-from bench.matrix._orders import ORDERS
 from bench.matrix._prompts import PROMPTS
 from bench.matrix._report import table
 from bench.matrix._run import Runner, Selection, TurnResult
-from bench.matrix._shop import SHOP
-
-TOOL_SETS = (SHOP, CALENDAR, ORDERS)
+from bench.matrix._sets import TOOL_SETS
 
 
 def _set(values: list[str] | None) -> frozenset[Any] | None:
@@ -33,6 +29,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kind", action="append", choices=list(KINDS))
     parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--output", type=Path, help="write every turn's result as JSON here")
+    parser.add_argument(
+        "--show-held-out",
+        action="store_true",
+        help="print the held-out turns' requests, calls and answers (hidden by default: "
+        "whoever tunes the rules must not read them)",
+    )
     args = parser.parse_args(argv)
 
     from springtail.models import LlamaCppChatModel
@@ -44,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     results: list[TurnResult] = []
     try:
-        results = runner.run(on_turn=lambda r: print(r.line(), flush=True))
+        results = runner.run(on_turn=lambda r: print(r.line(reveal=args.show_held_out), flush=True))
     finally:
         model.close()
     print(
@@ -57,7 +59,8 @@ def main(argv: list[str] | None = None) -> int:
         if part and len(halves) > 1:
             print(f"\n== {half}\n{table(part)}")
     if args.output:
-        args.output.write_text(json.dumps([r.as_json() for r in results], indent=1))
+        rows = [r.as_json(reveal=args.show_held_out) for r in results]
+        args.output.write_text(json.dumps(rows, indent=1))
     return 0
 
 

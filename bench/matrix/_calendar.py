@@ -1,4 +1,4 @@
-"""A second domain: a calendar and notes, ten tools with plain results (numbers, ids, JSON)."""
+"""A second domain: a calendar and notes, eleven tools with plain results (numbers, ids, JSON)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from datetime import date, timedelta
 from typing import Annotated, Any
 
 from bench.matrix._cases import Case, ToolSet, call, contains, turn
+from bench.matrix.heldout._calendar import CASES as HELD_OUT
 from springtail import Param, tool, tool_callbacks
 
 _TODAY = date(2026, 3, 14)
@@ -33,6 +34,16 @@ class _Calendar:
             {"id": e.id, "title": e.title, "start": e.start, "minutes": e.minutes}
             for e in self.events
             if e.day == day
+        ]
+        return json.dumps(found)
+
+    @tool(description="Find events whose title contains a word of the query; returns ids and days.")
+    def find_events(self, query: str) -> str:
+        words = query.lower().split()
+        found = [
+            {"id": e.id, "title": e.title, "day": e.day.isoformat(), "start": e.start}
+            for e in self.events
+            if any(w in e.title.lower() for w in words)
         ]
         return json.dumps(found)
 
@@ -105,7 +116,7 @@ class _Calendar:
 
 
 def build() -> list[Any]:
-    """The ten tools over a fresh calendar (three events next week, two notes)."""
+    """The eleven tools over a fresh calendar (three events next week, two notes)."""
     calendar = _Calendar()
     monday = _TODAY + timedelta(days=2)
     calendar.events += [
@@ -133,34 +144,12 @@ CASES = (
     ),
     Case(
         "single",
-        "held-out",
-        (
-            turn(
-                "How many days are there between 2026-03-14 and 2026-04-02?",
-                call("days_between", start="2026-03-14", end="2026-04-02"),
-                answer=["19"],
-            ),
-        ),
-    ),
-    Case(
-        "single",
         "dev",
         (
             turn(
                 "What day of the week is 2026-12-25?",
                 call("weekday", day="2026-12-25"),
                 answer=["friday"],
-            ),
-        ),
-    ),
-    Case(
-        "single",
-        "held-out",
-        (
-            turn(
-                "Do I have any notes about groceries?",
-                call("search_notes", query=contains("groceries")),
-                answer=[("n-1", "groceries")],
             ),
         ),
     ),
@@ -178,13 +167,14 @@ CASES = (
     ),
     Case(
         "twice",
-        "held-out",
+        "dev",
         (
             turn(
-                "Show my events on 2026-03-16 and on 2026-03-18.",
+                "What have I got on March 16, 17 and 18, 2026?",
                 call("list_events", day="2026-03-16"),
+                call("list_events", day="2026-03-17"),
                 call("list_events", day="2026-03-18"),
-                answer=["team sync", "project review"],
+                answer=["team sync", "dentist", "project review"],
             ),
         ),
     ),
@@ -203,21 +193,54 @@ CASES = (
     ),
     Case(
         "chain",
-        "held-out",
+        "dev",
         (
             turn(
-                "Find my wifi password in my notes.",
-                call("search_notes", query=contains("wifi")),
-                call("read_note", note_id="N-2"),
-                answer=["blue-falcon-42"],
+                "Find me a free 90-minute slot on 2026-03-16 and put 'Budget review' in it.",
+                call("find_free_slot", day="2026-03-16", minutes=90),
+                call(
+                    "add_event",
+                    title=contains("budget review"),
+                    day="2026-03-16",
+                    start="09:30",
+                    minutes=90,
+                ),
+                answer=["9:30"],
                 ordered=True,
+            ),
+        ),
+    ),
+    Case(
+        "chain",
+        "dev",
+        (
+            turn(
+                "Copy my groceries note into a new note called 'Sunday shopping'.",
+                call("search_notes", query=contains("groceries")),
+                call("read_note", note_id="N-1"),
+                call("add_note", title="Sunday shopping", text=contains("milk", "eggs", "bread")),
+                answer=[("n-3", "saved", "copied", "created", "added")],
+                ordered=True,
+            ),
+        ),
+    ),
+    Case(
+        "multi",
+        "dev",
+        (
+            turn(
+                "What weekdays are 2026-04-10 and 2026-04-14, and what's on my calendar on "
+                "2026-03-16 and 2026-03-17?",
+                call("weekday", day="2026-04-10"),
+                call("weekday", day="2026-04-14"),
+                call("list_events", day="2026-03-16"),
+                call("list_events", day="2026-03-17"),
+                answer=["friday", "tuesday", "team sync", "dentist"],
             ),
         ),
     ),
     Case("none", "dev", (turn("Good morning!"),)),
     Case("none", "dev", (turn("How many minutes are there in a day?", answer=["1440"]),)),
-    Case("none", "held-out", (turn("Tell me a joke."),)),
-    Case("none", "held-out", (turn("Can you order me a pizza?"),)),
     Case(
         "follow-up",
         "dev",
@@ -231,19 +254,21 @@ CASES = (
         ),
     ),
     Case(
-        "follow-up",
-        "held-out",
+        "refer",
+        "dev",
         (
             turn(
-                "Add a note titled Gate code with the text 4417.",
-                call("add_note", title="Gate code", text="4417"),
-                answer=["n-3"],
+                "When's my first free half hour on 2026-03-17?",
+                call("find_free_slot", day="2026-03-17", minutes=30),
+                answer=["9:00"],
             ),
             turn(
-                "Now read that note back to me.", call("read_note", note_id="N-3"), answer=["4417"]
+                "Put a call with Nadia there.",
+                call("add_event", title=contains("nadia"), day="2026-03-17", start="09:00"),
+                answer=[("e-4", "added", "booked", "scheduled")],
             ),
         ),
     ),
 )
 
-CALENDAR = ToolSet("calendar", build, CASES)
+CALENDAR = ToolSet("calendar", build, CASES + HELD_OUT)

@@ -3,17 +3,25 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-Kind = Literal["single", "twice", "chain", "none", "follow-up"]
+Kind = Literal["single", "twice", "chain", "multi", "none", "follow-up", "refer"]
 Half = Literal["dev", "held-out"]
-KINDS: tuple[Kind, ...] = ("single", "twice", "chain", "none", "follow-up")
+KINDS: tuple[Kind, ...] = ("single", "twice", "chain", "multi", "none", "follow-up", "refer")
+"""``single``: one call. ``twice``: the same tool two or three times, no call needing another's
+result. ``chain``: a call that needs an earlier call's result (two or three steps). ``multi``:
+two different tools, each twice, none needing another's result. ``none``: no call at all.
+``follow-up``: a conversation whose later turn builds on the earlier one ("And in GBP?",
+"Cancel it."). ``refer``: a conversation whose later turn's call needs a value that only the
+earlier turn's *result* holds ("her", "that", "there"); checked by the matrix's own test."""
+CONVERSATIONS: frozenset[Kind] = frozenset({"follow-up", "refer"})
+"""The kinds played as one conversation with chat memory."""
 
 Value = Any
 """An expected argument: a number (compared by value), text (compared ignoring case and a
-final period), a :class:`Contains` (free text that must hold a word), a list or a dict of these,
-or ``ANY`` (present, any value)."""
+final period), a :class:`Contains` (free text that must hold a word), a :class:`OneOf`
+(any of several), a list or a dict of these, or ``ANY`` (present, any value)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,18 +36,39 @@ def contains(*words: str) -> Contains:
     return Contains(words)
 
 
+@dataclass(frozen=True, slots=True)
+class OneOf:
+    """Any one of these values (a date written as ``2026-03-18`` or as ``March 18``)."""
+
+    options: tuple[Value, ...]
+
+
+def one_of(*options: Value) -> OneOf:
+    """A value that matches when any of ``options`` does."""
+    return OneOf(options)
+
+
 ANY: Any = object()
 
 
 @dataclass(frozen=True, slots=True)
 class Call:
-    """One expected tool call; arguments not named here may take any value."""
+    """One expected tool call; arguments not named here may take any value.
+
+    ``commutes`` names two arguments that may come in either order (``12 * 25`` is
+    ``25 * 12``).
+    """
 
     name: str
     arguments: Mapping[str, Value] = field(default_factory=dict)
+    commutes: tuple[str, str] | None = None
+
+    def commuting(self, first: str, second: str) -> Call:
+        """This call, with ``first`` and ``second`` allowed to swap."""
+        return replace(self, commutes=(first, second))
 
 
-def call(name: str, **arguments: Value) -> Call:
+def call(name: str, /, **arguments: Value) -> Call:
     """An expected call."""
     return Call(name, arguments)
 

@@ -8,7 +8,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from bench.matrix._cases import Case, ToolSet, call, contains, turn
+from bench.matrix._cases import Case, ToolSet, call, contains, one_of, turn
+from bench.matrix.heldout._orders import CASES as HELD_OUT
 from springtail import tool, tool_callbacks
 
 Unit = Literal["km", "mi", "kg", "lb", "celsius", "fahrenheit"]
@@ -132,34 +133,12 @@ CASES = (
     ),
     Case(
         "single",
-        "held-out",
-        (
-            turn(
-                "What's the status of order O-2002?",
-                call("order_status", order_id="O-2002"),
-                answer=["shipped"],
-            ),
-        ),
-    ),
-    Case(
-        "single",
         "dev",
         (
             turn(
                 "What is the average of 4, 8, 15 and 23?",
                 call("average", numbers=[4, 8, 15, 23]),
                 answer=["12.5"],
-            ),
-        ),
-    ),
-    Case(
-        "single",
-        "held-out",
-        (
-            turn(
-                "How much is 250 USD in EUR?",
-                call("currency_convert", amount=250, from_currency="USD", to_currency="EUR"),
-                answer=["230"],
             ),
         ),
     ),
@@ -177,13 +156,14 @@ CASES = (
     ),
     Case(
         "twice",
-        "held-out",
+        "dev",
         (
             turn(
-                "Get me shipping quotes for a 2 kg parcel to Canada, one economy and one express.",
-                call("shipping_quote", weight_kg=2, country="Canada", speed="economy"),
-                call("shipping_quote", weight_kg=2, country="Canada", speed="express"),
-                answer=["15", "32"],
+                "What's 100 USD in euros, pounds and yen?",
+                call("currency_convert", amount=100, from_currency="USD", to_currency="EUR"),
+                call("currency_convert", amount=100, from_currency="USD", to_currency="GBP"),
+                call("currency_convert", amount=100, from_currency="USD", to_currency="JPY"),
+                answer=["92", "79", "14950"],
             ),
         ),
     ),
@@ -202,19 +182,48 @@ CASES = (
     ),
     Case(
         "chain",
-        "held-out",
+        "dev",
         (
             turn(
-                "Order 2 of SKU-7 for Ana Lima with express shipping, then tell me its status.",
+                "Quote express shipping for a 3 kg parcel to Japan, work out what that is in "
+                "yen, and send Sam the yen price.",
+                call("shipping_quote", weight_kg=3, country="Japan", speed="express"),
+                call("currency_convert", amount=35.5, from_currency="USD", to_currency="JPY"),
+                call("send_message", to="Sam", text=one_of(contains("5307"), contains("5,307"))),
+                answer=["5307.25", ("sent", "m-1")],
+                ordered=True,
+            ),
+        ),
+    ),
+    Case(
+        "chain",
+        "dev",
+        (
+            turn(
+                "Order 5 of SKU-9 for Dana Cruz and message Sam the order number.",
                 call(
                     "create_order",
-                    customer={"name": "Ana Lima"},
-                    items=[{"sku": "SKU-7", "quantity": 2}],
-                    shipping="express",
+                    customer={"name": "Dana Cruz"},
+                    items=[{"sku": "SKU-9", "quantity": 5}],
                 ),
-                call("order_status", order_id="O-1001"),
-                answer=["processing"],
+                call("send_message", to="Sam", text=contains("O-1001")),
+                answer=["o-1001"],
                 ordered=True,
+            ),
+        ),
+    ),
+    Case(
+        "multi",
+        "dev",
+        (
+            turn(
+                "Quote standard shipping to Spain for a 2 kg and a 6 kg parcel, and convert 75 "
+                "USD and 120 USD to EUR.",
+                call("shipping_quote", weight_kg=2, country="Spain", speed="standard"),
+                call("shipping_quote", weight_kg=6, country="Spain", speed="standard"),
+                call("currency_convert", amount=75, from_currency="USD", to_currency="EUR"),
+                call("currency_convert", amount=120, from_currency="USD", to_currency="EUR"),
+                answer=["19", "33", "69", "110.4"],
             ),
         ),
     ),
@@ -224,8 +233,6 @@ CASES = (
         "dev",
         (turn("At what temperature in Celsius does water boil at sea level?", answer=["100"]),),
     ),
-    Case("none", "held-out", (turn("Who wrote Hamlet?", answer=["shakespeare"]),)),
-    Case("none", "held-out", (turn("Can you book me a flight to Rome?"),)),
     Case(
         "follow-up",
         "dev",
@@ -243,21 +250,21 @@ CASES = (
         ),
     ),
     Case(
-        "follow-up",
-        "held-out",
+        "refer",
+        "dev",
         (
             turn(
-                "Send a high-priority message to Sam saying the shipment is late.",
-                call("send_message", to="Sam", text=contains("late"), priority="high"),
-                answer=[("sent", "m-1")],
+                "Quote express shipping for a 5 kg parcel to Brazil.",
+                call("shipping_quote", weight_kg=5, country="Brazil", speed="express"),
+                answer=["42.5"],
             ),
             turn(
-                "Send the same message to Priya.",
-                call("send_message", to="Priya", text=contains("late")),
-                answer=[("sent", "m-2")],
+                "What's that in euros?",
+                call("currency_convert", amount=42.5, from_currency="USD", to_currency="EUR"),
+                answer=["39.1"],
             ),
         ),
     ),
 )
 
-ORDERS = ToolSet("orders", build, CASES)
+ORDERS = ToolSet("orders", build, CASES + HELD_OUT)

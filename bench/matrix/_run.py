@@ -5,11 +5,22 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from bench.matrix._cases import ANY, Call, Case, Contains, Half, Kind, ToolSet, Turn
+from bench.matrix._cases import (
+    ANY,
+    CONVERSATIONS,
+    Call,
+    Case,
+    Contains,
+    Half,
+    Kind,
+    OneOf,
+    ToolSet,
+    Turn,
+)
 from springtail import (
     HIGHEST_PRECEDENCE,
     ChatClient,
@@ -28,6 +39,7 @@ or inside it (support-bot's ``final`` step); ``-`` for single requests."""
 
 _LAYOUTS: tuple[Layout, Layout] = ("outside", "inside")
 _MAX_TOKENS = 200
+_HIDDEN = "(held out)"
 
 
 def _approve(call: Any, definition: Any) -> bool:
@@ -84,31 +96,35 @@ class TurnResult:
         """Right calls, no unwanted call, and an answer that states the results."""
         return self.calls_ok and self.answer_ok and not self.error
 
-    def line(self) -> str:
-        """One line for the log."""
+    def line(self, *, reveal: bool = True) -> str:
+        """One line for the log; a held-out turn's request, calls and answer only if ``reveal``."""
         mark = "ok  " if self.passed else ("CALL" if not self.calls_ok else "ANSW")
         if self.error:
             mark = "ERR "
         calls = ", ".join(f"{n}({json.dumps(a, ensure_ascii=False)})" for n, a in self.calls)
         answer = (self.error or self.answer).replace("\n", " ")
+        request = self.turn.request
+        if self.half == "held-out" and not reveal:
+            request, calls, answer = _HIDDEN, f"{len(self.calls)} call(s)", _HIDDEN
         return (
             f"{mark} {self.seconds:5.1f}s {self.tool_set:11} {self.prompt:11} {self.kind:9} "
-            f"{self.layout:7} {self.turn.request[:50]:50} | {calls or '-'} | {answer[:110]!r}"
+            f"{self.layout:7} {request[:50]:50} | {calls or '-'} | {answer[:110]!r}"
         )
 
-    def as_json(self) -> dict[str, Any]:
-        """For ``--output``."""
+    def as_json(self, *, reveal: bool = True) -> dict[str, Any]:
+        """For ``--output``; a held-out turn's texts only if ``reveal``."""
+        hide = self.half == "held-out" and not reveal
         return {
             "tool_set": self.tool_set,
             "prompt": self.prompt,
             "kind": self.kind,
             "half": self.half,
             "layout": self.layout,
-            "request": self.turn.request,
-            "calls": self.calls,
-            "answer": self.answer,
+            "request": _HIDDEN if hide else self.turn.request,
+            "calls": len(self.calls) if hide else self.calls,
+            "answer": _HIDDEN if hide else self.answer,
             "seconds": round(self.seconds, 2),
-            "error": self.error,
+            "error": self.error.split(":", 1)[0] if hide else self.error,
             "calls_ok": self.calls_ok,
             "answer_ok": self.answer_ok,
             "passed": self.passed,
@@ -151,7 +167,7 @@ class Runner:
                 for c, case in enumerate(tool_set.cases):
                     if not self.selection.wants(tool_set.name, prompt_name, case):
                         continue
-                    layout: Layout = "-" if case.kind != "follow-up" else _LAYOUTS[(p + c) % 2]
+                    layout: Layout = _LAYOUTS[(p + c) % 2] if case.kind in CONVERSATIONS else "-"
                     for result in self._play(tool_set, prompt_name, system, case, layout):
                         results.append(result)
                         if on_turn is not None:
@@ -230,14 +246,27 @@ def calls_match(
 
 def _call_matches(got: tuple[str, dict[str, Any]], want: Call) -> bool:
     name, arguments = got
-    return name == want.name and all(
-        key in arguments and _same(arguments[key], value) for key, value in want.arguments.items()
-    )
+    if name != want.name:
+        return False
+    if _arguments_match(arguments, want.arguments):
+        return True
+    if want.commutes is None:
+        return False
+    first, second = want.commutes
+    swapped = dict(arguments)
+    swapped[first], swapped[second] = arguments.get(second), arguments.get(first)
+    return _arguments_match(swapped, want.arguments)
+
+
+def _arguments_match(arguments: dict[str, Any], want: Mapping[str, Any]) -> bool:
+    return all(key in arguments and _same(arguments[key], value) for key, value in want.items())
 
 
 def _same(got: Any, want: Any) -> bool:
     if want is ANY:
         return True
+    if isinstance(want, OneOf):
+        return any(_same(got, option) for option in want.options)
     if isinstance(want, Contains):
         return isinstance(got, str) and all(w.lower() in got.lower() for w in want.words)
     if isinstance(want, bool):

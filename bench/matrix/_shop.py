@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.matrix._cases import Case, ToolSet, call, turn
+from bench.matrix.heldout._shop import CASES as HELD_OUT
 from support_bot._store import Store
 from support_bot.tools import all_tools
 
@@ -35,17 +36,6 @@ CASES = (
     ),
     Case(
         "single",
-        "held-out",
-        (
-            turn(
-                "What's 15% off 2000?",
-                call("discount_calculator", price=2000, rate_percent=15),
-                answer=["1700"],
-            ),
-        ),
-    ),
-    Case(
-        "single",
         "dev",
         (
             turn(
@@ -55,18 +45,7 @@ CASES = (
             ),
         ),
     ),
-    Case(
-        "single",
-        "held-out",
-        (
-            turn(
-                "What's the phone number of customer C-103?",
-                call("customer_contact_lookup", customer_id="C-103"),
-                answer=["5550103"],
-            ),
-        ),
-    ),
-    # The same tool twice.
+    # The same tool twice (or three times).
     Case(
         "twice",
         "dev",
@@ -81,17 +60,18 @@ CASES = (
     ),
     Case(
         "twice",
-        "held-out",
+        "dev",
         (
             turn(
-                "Look up SKU-100 and SKU-300.",
-                call("product_lookup", sku="SKU-100"),
-                call("product_lookup", sku="SKU-300"),
-                answer=["12", "4"],
+                "Who are customers C-100, C-101 and C-105? Just names and companies, please.",
+                call("customer_contact_lookup", customer_id="C-100"),
+                call("customer_contact_lookup", customer_id="C-101"),
+                call("customer_contact_lookup", customer_id="C-105"),
+                answer=["minji kim", "daniel park", "lucas meyer"],
             ),
         ),
     ),
-    # Two tools, the second needing the first's result.
+    # A call that needs an earlier call's result.
     Case(
         "chain",
         "dev",
@@ -107,22 +87,52 @@ CASES = (
     ),
     Case(
         "chain",
-        "held-out",
+        "dev",
         (
             turn(
-                "Check the stock of SKU-300 and reserve all of it.",
-                call("product_lookup", sku="SKU-300"),
-                call("product_reserve", sku="SKU-300", quantity=4),
-                answer=[("reserved", "reservation", "r-1")],
+                "A 35,000 order gets 18% off. What's the final price, and what percent of our "
+                "40,000 budget is that?",
+                call("discount_calculator", price=35000, rate_percent=18),
+                call("percentage", part=28700, total=40000),
+                answer=["28700", "71.75"],
                 ordered=True,
+            ),
+        ),
+    ),
+    Case(
+        "chain",
+        "dev",
+        (
+            turn(
+                "What would all our SKU-100 stock come to at 25 each, with 10% off the total?",
+                call("product_lookup", sku="SKU-100"),
+                call("calculate", operation="multiply", left=12, right=25).commuting(
+                    "left", "right"
+                ),
+                call("discount_calculator", price=300, rate_percent=10),
+                answer=["270"],
+                ordered=True,
+            ),
+        ),
+    ),
+    # Two different tools, each twice.
+    Case(
+        "multi",
+        "dev",
+        (
+            turn(
+                "Look up customers C-100 and C-104, and check the stock of SKU-100 and SKU-200.",
+                call("customer_contact_lookup", customer_id="C-100"),
+                call("customer_contact_lookup", customer_id="C-104"),
+                call("product_lookup", sku="SKU-100"),
+                call("product_lookup", sku="SKU-200"),
+                answer=["minji", "aiko", "12", "7"],
             ),
         ),
     ),
     # No tool.
     Case("none", "dev", (turn("Hi! Who are you?"),)),
     Case("none", "dev", (turn("What is the capital of France?", answer=["paris"]),)),
-    Case("none", "held-out", (turn("Thanks, that's all for today."),)),
-    Case("none", "held-out", (turn("What's the weather like in Paris today?"),)),
     # Follow-ups in one conversation.
     Case(
         "follow-up",
@@ -141,21 +151,21 @@ CASES = (
         ),
     ),
     Case(
-        "follow-up",
-        "held-out",
+        "refer",
+        "dev",
         (
             turn(
-                "What is 1250 plus 730?",
-                call("calculate", operation="add", left=1250, right=730),
-                answer=["1980"],
+                "What's 45 times 12?",
+                call("calculate", operation="multiply", left=45, right=12),
+                answer=["540"],
             ),
             turn(
-                "Divide that by 4.",
-                call("calculate", operation="divide", left=1980, right=4),
-                answer=["495"],
+                "Take 15% off that.",
+                call("discount_calculator", price=540, rate_percent=15),
+                answer=["459"],
             ),
         ),
     ),
 )
 
-SHOP = ToolSet("support-bot", build, CASES)
+SHOP = ToolSet("support-bot", build, CASES + HELD_OUT)
