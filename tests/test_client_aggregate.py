@@ -37,6 +37,14 @@ def test_texts_join_calls_collect_usage_sums() -> None:
     assert response.metadata == ChatResponseMetadata("r1", "m", Usage(4, 5, 9))
 
 
+def test_message_metadata_is_carried_and_merged() -> None:
+    agg = StreamAggregator()
+    call = ToolCall("1", "x", "{}")
+    agg.add(ChatResponse((Generation(AssistantMessage("", (), {"a": 1, "b": 1})),)))
+    agg.add(ChatResponse((Generation(AssistantMessage("", (call,), {"b": 2})),)))
+    assert agg.response().results[0].output.metadata == {"a": 1, "b": 2}
+
+
 def test_empty_stream_gives_an_empty_response() -> None:
     response = StreamAggregator().response()
     assert response.results == ()

@@ -30,6 +30,11 @@ EVERY_KIND: list[Message] = [
         ),
     ),
     AssistantMessage("", (ToolCall("x", "broken", '{"not json'),)),
+    AssistantMessage(
+        "",
+        (ToolCall("call_3", "today", "{}"),),
+        {"plan": {"lines": ["r1 = today()"], "ran": [["r1"]]}, "n": 1.5, "ok": True},
+    ),
     ToolResponseMessage(
         (
             ToolResponse("call_1", "calculate", "4096"),
@@ -59,8 +64,22 @@ def test_format_is_readable_json_that_other_programs_can_use() -> None:
             {"id": "call_2", "name": "product_lookup", "arguments": '{"sku":"SKU-100"}'},
         ],
     }
-    assert json.loads(encode_message(EVERY_KIND[5]))["responses"][1]["is_error"] is True
+    assert json.loads(encode_message(EVERY_KIND[6]))["responses"][1]["is_error"] is True
     assert "안녕하세요" in encode_message(EVERY_KIND[1])  # stored readable, not \\u-escaped
+
+
+def test_metadata_is_stored_only_when_there_is_some() -> None:
+    assert "metadata" not in json.loads(encode_message(EVERY_KIND[3]))
+    stored = json.loads(encode_message(EVERY_KIND[5]))
+    assert stored["metadata"]["plan"]["lines"] == ["r1 = today()"]
+    # Rows written before metadata existed read as messages without it.
+    old = '{"role":"assistant","text":"hi","tool_calls":[]}'
+    assert decode_message(old) == AssistantMessage("hi")
+
+
+def test_metadata_that_is_not_an_object_is_refused() -> None:
+    with pytest.raises(ValueError, match="expected a JSON object"):
+        decode_message('{"role":"assistant","text":"","metadata":[1]}')
 
 
 def test_lone_surrogates_round_trip_through_escapes() -> None:

@@ -70,6 +70,15 @@ def test_stream_splits_text_and_puts_tool_calls_and_usage_last() -> None:
     assert chunks[-1].metadata.usage == Usage(10, 5, 15)
 
 
+def test_stream_keeps_the_message_metadata_in_the_last_chunk() -> None:
+    for message in (
+        AssistantMessage("", (CALL,), {"plan": 1}),
+        AssistantMessage("hi", (), {"k": 2}),
+    ):
+        chunks = list(ScriptedChatModel([message]).stream(Prompt("q")))
+        assert chunks[-1].result.output.metadata == message.metadata  # type: ignore[union-attr]
+
+
 def test_stream_of_plain_text_ends_with_usage_on_the_last_word() -> None:
     reply = ChatResponse.of("two words", finish_reason="stop", usage=Usage(1, 1, 2))
     chunks = list(ScriptedChatModel([reply]).stream(Prompt("q")))

@@ -65,10 +65,19 @@ class ToolCall:
 
 @dataclass(frozen=True, slots=True)
 class AssistantMessage:
-    """The model's turn: text, tool calls, or both."""
+    """The model's turn: text, tool calls, or both.
+
+    ``metadata`` is what a provider needs back on a later request and the
+    user never reads, as Spring AI's ``AssistantMessage`` metadata: the
+    embedded model keeps the plan of a request's calls there, so a turn that
+    pauses between its calls resumes from the conversation alone (memory, a
+    database, another process). It holds JSON values only, is stored with the
+    message by every chat memory, and is never part of ``text``.
+    """
 
     text: str = ""
     tool_calls: tuple[ToolCall, ...] = ()
+    metadata: Mapping[str, Any] = field(default_factory=dict, hash=False)
     role: ClassVar[Literal["assistant"]] = "assistant"
 
     def __post_init__(self) -> None:

@@ -25,19 +25,21 @@ __all__ = ["StreamAggregator"]
 
 
 class _Parts:
-    __slots__ = ("extra", "finish_reason", "texts", "tool_calls")
+    __slots__ = ("extra", "finish_reason", "metadata", "texts", "tool_calls")
 
     def __init__(self) -> None:
         self.texts: list[str] = []
         self.tool_calls: list[ToolCall] = []
         self.finish_reason: str | None = None
         self.extra: Mapping[str, Any] = {}
+        self.metadata: dict[str, Any] = {}
 
 
 class StreamAggregator:
     """Collects the chunks of one streamed response.
 
-    Texts are concatenated, tool calls collected in order, usage summed (a
+    Texts are concatenated, tool calls collected in order, message metadata
+    merged key by key (a later chunk's value wins), usage summed (a
     provider reports it once, in the last chunk; the tool loop adds earlier
     iterations' usage to a chunk of its own), and the last non-empty finish
     reason, id and model win.
@@ -69,6 +71,8 @@ class StreamAggregator:
                 parts.texts.append(output.text)
             if output.tool_calls:
                 parts.tool_calls.extend(output.tool_calls)
+            if output.metadata:
+                parts.metadata.update(output.metadata)
             if generation.metadata.finish_reason is not None:
                 parts.finish_reason = generation.metadata.finish_reason
             if generation.metadata.extra:
@@ -83,7 +87,7 @@ class StreamAggregator:
         """The whole response the chunks add up to."""
         generations = tuple(
             Generation(
-                AssistantMessage("".join(parts.texts), tuple(parts.tool_calls)),
+                AssistantMessage("".join(parts.texts), tuple(parts.tool_calls), parts.metadata),
                 GenerationMetadata(parts.finish_reason, parts.extra),
             )
             for parts in self._parts

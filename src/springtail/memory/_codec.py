@@ -9,7 +9,11 @@ Format, one JSON object per message::
     {"role": "system", "text": "..."}
     {"role": "user", "text": "..."}
     {"role": "assistant", "text": "...",
-     "tool_calls": [{"id": "...", "name": "...", "arguments": "<raw JSON text>"}]}
+     "tool_calls": [{"id": "...", "name": "...", "arguments": "<raw JSON text>"}],
+     "metadata": {...}}
+
+``tool_calls`` and ``metadata`` are left out when empty, so messages written
+before ``metadata`` existed read the same.
     {"role": "tool",
      "responses": [{"id": "...", "name": "...", "response_data": "...", "is_error": false}]}
 
@@ -48,6 +52,8 @@ def encode_message(message: Message) -> str:
             data["tool_calls"] = [
                 {"id": c.id, "name": c.name, "arguments": c.arguments} for c in message.tool_calls
             ]
+        if message.metadata:
+            data["metadata"] = dict(message.metadata)
     elif isinstance(message, UserMessage | SystemMessage):
         data = {"role": message.role, "text": message.text}
     elif isinstance(message, ToolResponseMessage):
@@ -95,6 +101,7 @@ def decode_message(text: str) -> Message:
                 ToolCall(_str(c, "id"), _str(c, "name"), _str(c, "arguments"))
                 for c in map(_obj, calls)
             ),
+            _obj(data.get("metadata", {})),
         )
     if role == "tool":
         responses = data.get("responses")

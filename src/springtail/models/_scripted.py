@@ -152,12 +152,12 @@ def _chunks(response: ChatResponse) -> list[ChatResponse]:
     chunks = [
         ChatResponse((Generation(AssistantMessage(piece)),), partial_meta) for piece in pieces
     ]
-    last_output = AssistantMessage("", output.tool_calls)
+    last_output = AssistantMessage("", output.tool_calls, output.metadata)
     last = ChatResponse((replace(generation, output=last_output),), meta)
     if chunks and not output.tool_calls:
         # The last word carries the end of the response, as providers do.
         last = ChatResponse(
-            (replace(generation, output=AssistantMessage(pieces[-1])),),
+            (replace(generation, output=AssistantMessage(pieces[-1], (), output.metadata)),),
             meta,
         )
         chunks[-1] = last
