@@ -3,7 +3,8 @@
 The three ways of running tools all meet here: let the client add a
 ``ToolCallingAdvisor`` (framework-controlled), place one yourself among other
 advisors (advisor-controlled), or turn auto-registration off and call the
-``ToolCallingManager`` yourself (user-controlled).
+``ToolCallingManager`` yourself (user-controlled). ``ToolSearch`` narrows
+what each model call of the loop is offered when a tool set is large.
 """
 
 from springtail.client._advisor import (
@@ -35,6 +36,19 @@ from springtail.client._tool_calling import (
     MODEL_CALL_LIMIT_FINISH_REASON,
     ToolCallingAdvisor,
 )
+from springtail.client._tool_index import (
+    Bm25ToolIndex,
+    ToolIndex,
+    ToolIndexFactory,
+    ToolSearchHit,
+    estimated_tool_tokens,
+)
+from springtail.client._tool_search import (
+    SEARCH_TOOL_NAME,
+    TOOL_SEARCH_OFFERED,
+    ToolSearch,
+    ToolSearchMode,
+)
 from springtail.client._tools import DuplicateToolNameError
 
 __all__ = [
@@ -42,7 +56,10 @@ __all__ = [
     "LIMIT_EXCEEDED_FINISH_REASON",
     "LOWEST_PRECEDENCE",
     "MODEL_CALL_LIMIT_FINISH_REASON",
+    "SEARCH_TOOL_NAME",
     "TOOL_CALLING_AUTO_REGISTER",
+    "TOOL_SEARCH_OFFERED",
+    "Bm25ToolIndex",
     "CallAdvisor",
     "CallAdvisorChain",
     "CallResponse",
@@ -64,4 +81,10 @@ __all__ = [
     "ToolCallStarted",
     "ToolCallingAdvisor",
     "ToolEvent",
+    "ToolIndex",
+    "ToolIndexFactory",
+    "ToolSearch",
+    "ToolSearchHit",
+    "ToolSearchMode",
+    "estimated_tool_tokens",
 ]

@@ -37,6 +37,7 @@ from springtail.messages import (
 )
 
 if TYPE_CHECKING:
+    from springtail.client._tool_search import ToolSearch, ToolSearchTurn
     from springtail.execution import (
         ToolCallingManager,
         ToolCallLimitExceededError,
@@ -119,6 +120,10 @@ class ToolCallingAdvisor:
         max_model_calls: Model calls one turn may make (default 50). A
             model that keeps asking for tools, even for ones the call limits
             refuse, ends the turn here instead of looping for ever.
+        tool_search: Offer each model call only the tools it needs out of a
+            large set (:class:`ToolSearch`: retrieved by the framework, or
+            found by the model with a search tool); ``None`` (the default)
+            offers every tool on every call. Only offered tools run.
 
     The loop ends when the checker says no, when every executed tool is
     return-direct (the caller gets the tool results as generations), when
@@ -135,7 +140,7 @@ class ToolCallingAdvisor:
     :class:`ChatClientResponse`).
     """
 
-    __slots__ = ("_checker", "_history", "_manager", "_max_model_calls", "_order")
+    __slots__ = ("_checker", "_history", "_manager", "_max_model_calls", "_order", "_search")
 
     def __init__(
         self,
@@ -145,6 +150,7 @@ class ToolCallingAdvisor:
         conversation_history_enabled: bool = True,
         *,
         max_model_calls: int = DEFAULT_MAX_MODEL_CALLS,
+        tool_search: ToolSearch | None = None,
     ) -> None:
         if isinstance(order, bool) or not isinstance(order, int):
             raise TypeError(f"order must be an int, got {type(order).__name__}")
@@ -163,6 +169,7 @@ class ToolCallingAdvisor:
         self._checker = eligibility_checker or _has_tool_calls
         self._history = conversation_history_enabled
         self._max_model_calls = max_model_calls
+        self._search = tool_search
 
     @property
     def name(self) -> str:
@@ -185,6 +192,11 @@ class ToolCallingAdvisor:
         return self._max_model_calls
 
     @property
+    def tool_search(self) -> ToolSearch | None:
+        """How each model call's tools are narrowed, or ``None`` (every tool, every call)."""
+        return self._search
+
+    @property
     def tool_calling_manager(self) -> ToolCallingManager:
         """The manager that runs the tool calls (the default one is built on first use)."""
         manager = self._manager
@@ -199,8 +211,12 @@ class ToolCallingAdvisor:
         return (
             f"ToolCallingAdvisor(order={self._order}, "
             f"conversation_history_enabled={self._history}, "
-            f"max_model_calls={self._max_model_calls})"
+            f"max_model_calls={self._max_model_calls}"
+            + (f", tool_search={self._search!r})" if self._search is not None else ")")
         )
+
+    def _begin(self) -> ToolSearchTurn | None:
+        return self._search.begin_turn() if self._search is not None else None
 
     def _with_named_tools(self, request: ChatClientRequest) -> ChatClientRequest:
         """Turn ``tool_names`` into callbacks so the model is told about those tools.
@@ -253,9 +269,11 @@ class ToolCallingAdvisor:
         turn = ToolTurn()
         usage = _NO_USAGE
         current = self._with_named_tools(request)
+        search = self._begin()
         model_calls = 0
         while True:
-            response = await chain.next_call(current)
+            offered = search.offer(current) if search is not None else current
+            response = await chain.next_call(offered)
             model_calls += 1
             chat_response = response.chat_response
             usage = usage + chat_response.metadata.usage
@@ -264,8 +282,10 @@ class ToolCallingAdvisor:
             if model_calls >= self._max_model_calls:
                 final = _model_limit_response(model_calls, chat_response)
                 return response.with_chat_response(_with_usage(final, usage))
+            if search is not None:
+                offered = search.admit(offered, current, chat_response)
             try:
-                result = await manager.aexecute_tool_calls(current.prompt, chat_response, turn=turn)
+                result = await manager.aexecute_tool_calls(offered.prompt, chat_response, turn=turn)
             except ToolCallLimitExceededError as error:
                 final = _limit_response(error, chat_response)
                 return response.with_chat_response(_with_usage(final, usage))
@@ -296,13 +316,15 @@ class ToolCallingAdvisor:
         turn = ToolTurn()
         carry = _NO_USAGE
         current = self._with_named_tools(request)
+        search = self._begin()
         model_calls = 0
         while True:
+            offered = search.offer(current) if search is not None else current
             aggregator = StreamAggregator()
             held: list[ChatClientResponse] = []
             held_usage = _NO_USAGE
             last: ChatClientResponse | None = None
-            async for response in chain.next_stream(current):
+            async for response in chain.next_stream(offered):
                 if response.event is not None:
                     yield response  # a nested loop's event: pass it on
                     continue
@@ -339,9 +361,11 @@ class ToolCallingAdvisor:
                 final = _model_limit_response(model_calls, full)
                 yield ChatClientResponse(_with_usage(final, carry), context)
                 return
+            if search is not None:
+                offered = search.admit(offered, current, full)
             events = ToolEventQueue()
             task = asyncio.get_running_loop().create_task(
-                manager.aexecute_tool_calls(current.prompt, full, turn=turn, listeners=(events,))
+                manager.aexecute_tool_calls(offered.prompt, full, turn=turn, listeners=(events,))
             )
             task.add_done_callback(events.close)
             try:
