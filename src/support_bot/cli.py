@@ -24,8 +24,10 @@ from support_bot._files import private_file
 from support_bot._mcp_tools import McpSetupError, mcp_tools
 from support_bot._model import DEFAULT_MODEL_URI, build_model
 from support_bot._store import Store, StoreError
-from support_bot.steps import STEPS, Step, StepEnv, build_step
+from support_bot._tool_search import plan_tool_search
+from support_bot.steps import STEPS, SYSTEM_PROMPT, Step, StepEnv, build_step
 from support_bot.tool_names import ALL_TOOL_NAMES
+from support_bot.tools import all_tools
 from support_bot.ui._input import PlainLineReader, PromptLineReader, TerminalLineReader
 from support_bot.ui._repl import new_conversation_id, run_chat
 from support_bot.ui._reporter import ConsoleReporter
@@ -280,6 +282,11 @@ def _run(
     except ValueError as exc:
         return _fail(f"{exc} (check --model)", EXIT_MODEL_UNAVAILABLE)
 
+    # Too many tools for the model (a large --mcp server): the final step searches them.
+    plan = None
+    if extra_tools and args.step == "final":
+        tools = [*all_tools(store), *extra_tools]
+        plan = plan_tool_search(model, tools, system_prompt=SYSTEM_PROMPT)
     ask_user = TerminalLineReader() if sys.stdin.isatty() else PlainLineReader(echo=sys.stderr)
     reporter = ConsoleReporter(
         out, tools_out, interactive=interactive, approve_all=args.yes, read_line=ask_user
@@ -292,11 +299,16 @@ def _run(
         conversation_id=args.conversation or new_conversation_id(),
         data_dir=store.path.parent,
         extra_tools=tuple(extra_tools),
+        tool_search=plan.search if plan is not None else None,
     )
     step = build_step(args.step, env)
     if request is not None:
+        if plan is not None:
+            err.print(Text(plan.notice), soft_wrap=True)
         return _ask(step, reporter, request)
     _banner(step, label, store, out if interactive else err)
+    if plan is not None:
+        (out if interactive else err).print(Text(plan.notice, style="dim"), soft_wrap=True)
     if interactive:
         history = store.path.parent / HISTORY_FILENAME
         private_file(history)  # what was typed, customers' details included

@@ -24,6 +24,7 @@ from springtail import (
     ToolDefinition,
     ToolExecutionError,
     ToolResponse,
+    ToolSearch,
 )
 from support_bot._store_base import BusinessStore, StoreError
 
@@ -88,6 +89,8 @@ class StepEnv:
     extra_tools: tuple[ToolCallback, ...] = ()
     """Tools of other processes (``--mcp FILE``), offered next to the bot's own by the
     steps that offer every tool (step4, step5, final)."""
+    tool_search: ToolSearch | None = None
+    """Narrow each request's tools (the final step), when they would not fit the model."""
 
 
 class Step(Protocol):

@@ -28,6 +28,7 @@ from springtail import (
     ToolCallback,
     ToolCallingAdvisor,
     ToolCallingManager,
+    ToolSearch,
 )
 from springtail.messages import Prompt, SystemMessage
 from support_bot.steps._answers import answer_streamed
@@ -52,12 +53,14 @@ def final_client(
     memory: ChatMemory,
     manager: ToolCallingManager,
     conversation_id: str = "default",
+    tool_search: ToolSearch | None = None,
 ) -> ChatClient:
     """The final bot's client: the terminal chat and ``support-bot serve`` both talk through it.
 
     The memory advisor sits inside the tool loop (:data:`MEMORY_ORDER`); the
     conversation of a request is its ``ChatMemory.CONVERSATION_ID`` advisor
-    parameter, else ``conversation_id``.
+    parameter, else ``conversation_id``. ``tool_search`` narrows each request's
+    tools when there are too many for the model.
     """
     return ChatClient(
         model,
@@ -65,7 +68,7 @@ def final_client(
         tools=tools,
         advisors=[
             MessageChatMemoryAdvisor(memory, conversation_id=conversation_id, order=MEMORY_ORDER),
-            ToolCallingAdvisor(tool_calling_manager=manager),
+            ToolCallingAdvisor(tool_calling_manager=manager, tool_search=tool_search),
         ],
     )
 
@@ -88,6 +91,7 @@ class FinalStep:
             memory=self._memory,
             manager=manager,
             conversation_id=env.conversation_id,
+            tool_search=env.tool_search,
         )
         self._conversation_id = env.conversation_id
 
@@ -137,7 +141,11 @@ class FinalStep:
         model = self._env.model
         if not isinstance(model, LlamaCppChatModel):
             return None
-        options = ChatOptions(tool_callbacks=tuple(self._tools))
+        tools = self._tools
+        if self._env.tool_search is not None:  # each request gets its own few: warm the rest
+            always_on = self._env.tool_search.always_on
+            tools = [t for t in tools if t.tool_definition.name in always_on]
+        options = ChatOptions(tool_callbacks=tuple(tools))
         return model.prepare(Prompt([SystemMessage(SYSTEM_PROMPT), *self.history()], options))
 
     def new_conversation(self, conversation_id: str) -> None:
