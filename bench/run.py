@@ -2,7 +2,10 @@
 
 ``--only overhead`` runs the framework-overhead tables (about a minute),
 ``--only model`` the embedded model end to end and ``--only eval`` the
-tool-choice accuracy evaluation (minutes each); the default runs all three.
+tool-choice accuracy evaluation (minutes each); ``--only tool-search`` tool
+search at 113 tools on the scripted model (seconds) and ``--only
+tool-search-model`` on the embedded model (about half an hour on 2 cores).
+The default runs them all.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ disable_telemetry()
 from bench import _scenarios as sc  # noqa: E402
 from bench._timing import Row, Runner, measure, render_plain, render_table, time_calls  # noqa: E402
 
-SECTIONS = ("overhead", "model", "eval")
+SECTIONS = ("overhead", "model", "eval", "tool-search", "tool-search-model")
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs" / "performance.md"
 
@@ -383,6 +386,12 @@ def main(argv: list[str] | None = None) -> int:
             failed |= not _guarded(
                 section, functools.partial(_model_section, models, args, out), out
             )
+        elif section == "tool-search":
+            failed |= not _guarded(section, functools.partial(_search_section, args, out), out)
+        elif section == "tool-search-model":
+            failed |= not _guarded(
+                section, functools.partial(_search_model_section, models, args, out), out
+            )
         else:
             failed |= not _guarded(
                 section, functools.partial(_eval_section, models, args, out), out
@@ -429,6 +438,20 @@ def _model_section(models: list[str], args: argparse.Namespace, out: TextIO) -> 
     from bench import model_e2e
 
     for text in model_e2e.tables(models, n_threads=args.threads):
+        _emit(out, text)
+
+
+def _search_section(args: argparse.Namespace, out: TextIO) -> None:
+    from bench import tool_search
+
+    for text in tool_search.scripted_tables(args.quick):
+        _emit(out, text)
+
+
+def _search_model_section(models: list[str], args: argparse.Namespace, out: TextIO) -> None:
+    from bench import tool_search
+
+    for text in tool_search.model_tables(models[0], n_threads=args.threads):
         _emit(out, text)
 
 
