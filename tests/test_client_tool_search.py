@@ -338,6 +338,15 @@ def test_the_model_searches_then_calls_what_it_found() -> None:
     assert tools[4].runs == 1
 
 
+def test_the_search_tool_replaces_a_tool_even_when_the_counts_match() -> None:
+    tools = catalog()[:3]
+    model = ScriptedChatModel(["ok"])
+    always_on = ["weather_forecast", "order_lookup"]
+    search = ToolSearch(mode="search_tool", max_tools=2, always_on=always_on)
+    client(model, tools, search).prompt("Flights?").call()
+    assert offered(model.prompts[0]) == ["weather_forecast", "order_lookup", "tool_search"]
+
+
 def test_found_tools_last_for_the_turn_only() -> None:
     model = ScriptedChatModel(
         [call("tool_search", {"query": "weather forecast"}), "Sunny.", "Hello again."]

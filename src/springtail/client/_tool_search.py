@@ -316,7 +316,8 @@ class ToolSearchTurn:
         entry = search._indexed(tools)
         self._entry = entry
         offered: list[ToolCallback]
-        if search._fits(entry):
+        whole = search._fits(entry)
+        if whole:
             offered = list(tools)
         else:
             query = " ".join([self._request, self._request, *self._turn_text])
@@ -326,7 +327,7 @@ class ToolSearchTurn:
                 offered.insert(self._after_always_on(offered), self._tool(tools))
         record = current.context.setdefault(TOOL_SEARCH_OFFERED, [])
         record.append(tuple(cb.tool_definition.name for cb in offered))
-        if len(offered) == len(tools) and not options.tool_names:
+        if whole and not options.tool_names:
             return current
         narrowed = options.copy_with(tool_callbacks=tuple(offered), tool_names=())
         return current.with_prompt(current.prompt.with_options(narrowed))
