@@ -7,9 +7,10 @@ Two parts, both on the cases of ``bench/matrix`` for support-bot's tools:
   tokens), and what retrieval costs per request (the scripted model answers
   at once, so the time is the framework's).
 - ``model``: the embedded model over the matrix's one-tool and
-  same-tool-twice requests, with the 13 tools, with all 113, and with all
-  113 behind tool search as ``support-bot --mcp`` sets it up: the share
-  passed and the prompt tokens of each model call.
+  same-tool-twice requests (both halves, the held-out half's texts hidden in
+  the log) under the matrix's four system prompts, with the 13 tools, with
+  all 113, and with all 113 behind tool search as ``support-bot --mcp`` sets
+  it up: the share passed and the prompt tokens of each model call.
 
     python -m bench --only tool-search              # the scripted part (seconds)
     python -m bench --only tool-search-model        # the embedded model (minutes)
@@ -281,9 +282,15 @@ def _cases(extra: bool) -> ToolSet:
     return ToolSet("shop+100", large_set, cases)
 
 
-def model_tables(model_name: str = "embedded", n_threads: int | None = None) -> list[str]:
+def model_tables(
+    model_name: str = "embedded",
+    n_threads: int | None = None,
+    prompts: Sequence[str] = tuple(PROMPTS),
+) -> list[str]:
     """Run the embedded model over the selected matrix cases, per configuration."""
     from springtail.models import LlamaCppChatModel
+
+    chosen = {name: PROMPTS[name] for name in prompts}
 
     configs = [
         _Config("13 tools", _cases(False), None),
@@ -294,7 +301,7 @@ def model_tables(model_name: str = "embedded", n_threads: int | None = None) -> 
     try:
         for config in configs:
             runner = _SearchRunner(
-                model, [config.tool_set], PROMPTS, Selection(), search=config.search
+                model, [config.tool_set], chosen, Selection(), search=config.search
             )
 
             def turn_done(result: TurnResult, config: _Config = config, r: Any = runner) -> None:
@@ -306,17 +313,18 @@ def model_tables(model_name: str = "embedded", n_threads: int | None = None) -> 
                     config.prompt_tokens.append(int(found.group(1)))
                 r.usage.calls = []
                 config.results.append(result)
-                print(f"[{config.label}] {result.line()}", file=sys.stderr, flush=True)
+                line = result.line(reveal=False)  # the held-out half is run, never read
+                print(f"[{config.label}] {line}", file=sys.stderr, flush=True)
 
             started = time.perf_counter()
             runner.run(on_turn=turn_done)
             config.seconds = time.perf_counter() - started
     finally:
         model.close()
-    return [_model_table(model_name, configs)]
+    return [_model_table(model_name, configs, prompts)]
 
 
-def _model_table(model_name: str, configs: list[_Config]) -> str:
+def _model_table(model_name: str, configs: list[_Config], prompts: Sequence[str]) -> str:
     base = configs[0]
     base_share = _share(base.results)
     lines = []
@@ -346,7 +354,7 @@ def _model_table(model_name: str, configs: list[_Config]) -> str:
         )
     return render_plain(
         f"Tool search, llamacpp:{model_name}: bench/matrix's support-bot one-tool and "
-        "same-tool-twice requests, every system prompt",
+        f"same-tool-twice requests, both halves, system prompts: {', '.join(prompts)}",
         [
             "tools",
             "passed",
@@ -366,8 +374,7 @@ def _share(results: list[TurnResult]) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parts = (argv if argv is not None else sys.argv[1:]) or ["scripted"]
-    for part in parts:
+    for part in (argv if argv is not None else sys.argv[1:]) or ["scripted"]:
         tables = scripted_tables() if part == "scripted" else model_tables()
         for text in tables:
             print(text, flush=True)
