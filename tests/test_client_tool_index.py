@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+pytest.importorskip("bm25s", reason="tool search needs the search extra: pip install -e '.[test]'")
+
 from springtail import Bm25ToolIndex, ToolDefinition, ToolIndex, ToolSearchHit
 from springtail.client import estimated_tool_tokens
 from springtail.client._tool_index import definition_words, require_search_extra, tool_words

@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+pytest.importorskip("bm25s", reason="tool search needs the search extra: pip install -e '.[test]'")
+
 from mcp_helpers import raw_sdk_server
 from springtail import (
     TOOL_SEARCH_OFFERED,

@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+pytest.importorskip("bm25s", reason="tool search needs the search extra: pip install -e '.[test]'")
 from bench.distractors import distractor_tools
 
 from mcp_helpers import REPO
