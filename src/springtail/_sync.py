@@ -9,33 +9,117 @@ is already running".
   repeated sync calls do not pay for a new event loop each time.
 - With a loop running, the coroutine runs to completion on a fresh thread with
   its own loop while the caller blocks, which is what a sync call means.
+
+Whatever a loop opened for springtail (a provider's SDK client, with its
+keep-alive connections) is closed when that loop shuts down:
+:func:`close_with_loop` hooks it into the loop's ``shutdown_asyncgens()``,
+which ``asyncio.run``, ``asyncio.Runner`` (and so pytest-asyncio) call, and
+which the per-thread loop calls itself when its thread ends (or the program
+exits).
 """
 
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import queue
 import threading
-from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
+import weakref
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator
 from typing import Any, TypeVar
 
-__all__ = ["iterate_sync", "on_private_loop", "run_sync"]
+__all__ = ["close_with_loop", "iterate_sync", "on_private_loop", "run_sync"]
 
 T = TypeVar("T")
 
 _local = threading.local()
 
 
+class _OwnedLoop:
+    """This thread's private loop; shut down and closed when the thread ends.
+
+    Held only by the thread-local, so it is dropped (in the ending thread)
+    when the thread finishes; the main thread's is closed at exit.
+    """
+
+    __slots__ = ("loop",)
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+
+    def close(self) -> None:
+        loop = self.loop
+        if loop.is_closed() or loop.is_running():
+            return
+        if _in_running_loop():  # dropped on a thread that runs a loop of its own
+            closer = threading.Thread(target=_shut_down, args=(loop,), name="springtail-close")
+            closer.start()
+            closer.join()
+        else:
+            _shut_down(loop)
+
+    def __del__(self) -> None:
+        self.close()
+
+
+def _shut_down(loop: asyncio.AbstractEventLoop) -> None:
+    """What ``asyncio.run`` does at its end: finalize async generators, then close."""
+    with contextlib.suppress(Exception):
+        loop.run_until_complete(loop.shutdown_asyncgens())
+    loop.close()
+
+
 def _private_loop() -> asyncio.AbstractEventLoop:
     # A plain loop driven with run_until_complete, not asyncio.Runner: the
     # Runner installs and removes a SIGINT handler on every run, which costs
     # more than the tool call it wraps (~50-100 us on Python 3.11).
-    loop: asyncio.AbstractEventLoop | None = getattr(_local, "loop", None)
-    if loop is None or loop.is_closed():
-        loop = asyncio.new_event_loop()
-        _local.loop = loop
-    return loop
+    owned: _OwnedLoop | None = getattr(_local, "owned", None)
+    if owned is None or owned.loop.is_closed():
+        owned = _OwnedLoop()
+        _local.owned = owned
+        if threading.current_thread() is threading.main_thread():
+            atexit.register(owned.close)
+    return owned.loop
+
+
+_closers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, set[Any]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Strong references to the running closers of each loop (the loop tracks them weakly)."""
+
+
+def close_with_loop(aclose: Callable[[], Awaitable[object]]) -> None:
+    """Await ``aclose()`` when the running loop shuts down.
+
+    The hook is an async generator started on the loop: the loop finalizes
+    its async generators when it shuts down (``loop.shutdown_asyncgens()``,
+    run by ``asyncio.run``, ``asyncio.Runner`` and this module's own loops),
+    and the generator's ``finally`` awaits ``aclose()`` there, on the loop
+    that opened the resource. A loop closed without that step closes nothing.
+
+    Raises:
+        RuntimeError: no event loop is running in this thread.
+    """
+    loop = asyncio.get_running_loop()
+    running = _closers.setdefault(loop, set())
+    me: list[object] = []
+    closer = _closing(aclose, running, me)
+    me.append(closer)
+    running.add(closer)
+    step: Any = closer.__anext__()  # the loop starts tracking the generator here
+    with contextlib.suppress(StopIteration):
+        step.send(None)  # run it to its ``yield``, inside the ``try``
+
+
+async def _closing(
+    aclose: Callable[[], Awaitable[object]], running: set[Any], me: list[object]
+) -> AsyncIterator[None]:
+    try:
+        yield
+    finally:
+        running.discard(me[0])  # once all have run, nothing here refers to the loop
+        await aclose()
 
 
 def _in_running_loop() -> bool:
