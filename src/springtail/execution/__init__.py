@@ -6,7 +6,16 @@ code that drives the loop itself calls it directly.
 """
 
 from springtail.execution._approval import Approver
+from springtail.execution._deferred import (
+    DEFER,
+    Defer,
+    PendingApproval,
+    ToolCallDecision,
+    defer_approval,
+)
 from springtail.execution._errors import (
+    ApprovalConflictError,
+    ApprovalPendingError,
     ToolApprovalDeniedError,
     ToolCallLimitExceededError,
     ToolTimeoutError,
@@ -28,12 +37,18 @@ from springtail.execution._result import ToolExecutionResult
 from springtail.execution._turn import ToolTurn
 
 __all__ = [
+    "DEFER",
+    "ApprovalConflictError",
+    "ApprovalPendingError",
     "Approver",
     "DefaultToolExecutionExceptionProcessor",
+    "Defer",
     "DelegatingToolCallbackResolver",
     "EntryPointToolCallbackResolver",
+    "PendingApproval",
     "StaticToolCallbackResolver",
     "ToolApprovalDeniedError",
+    "ToolCallDecision",
     "ToolCallLimitExceededError",
     "ToolCallbackResolver",
     "ToolCallingManager",
@@ -43,4 +58,5 @@ __all__ = [
     "ToolTimeoutError",
     "ToolTurn",
     "UnknownToolError",
+    "defer_approval",
 ]

@@ -1,4 +1,4 @@
-"""Asking before a tool marked ``requires_approval`` runs."""
+"""Asking before a tool marked ``requires_approval`` runs: now, later, or by a decision given."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import inspect
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeAlias
 
+from springtail.execution._deferred import Defer, ToolCallDecision, denial_reason
 from springtail.execution._errors import ToolApprovalDeniedError
 from springtail.messages import ToolCall
 from springtail.tools._definition import ToolDefinition
@@ -14,8 +15,13 @@ from springtail.tools._errors import ToolExecutionError
 
 __all__ = ["ApprovalGate", "Approver"]
 
-Approver: TypeAlias = Callable[[ToolCall, ToolDefinition], "bool | Awaitable[bool]"]
-"""Decides whether a tool marked ``requires_approval`` may run this call."""
+Approver: TypeAlias = Callable[
+    [ToolCall, ToolDefinition], "bool | Defer | Awaitable[bool] | Awaitable[bool | Defer]"
+]
+"""Decides whether a tool marked ``requires_approval`` may run this call.
+
+It returns true (run it), false (deny it), or :data:`~springtail.execution.DEFER`
+(a person decides later: the call waits and the turn pauses)."""
 
 
 class ApprovalGate:
@@ -40,13 +46,26 @@ class ApprovalGate:
             or inspect.iscoroutinefunction(getattr(approver, "__call__", None))  # noqa: B004
         )
 
-    async def check(self, call: ToolCall, definition: ToolDefinition, lock: asyncio.Lock) -> None:
-        """Return if the call may run.
+    async def check(
+        self,
+        call: ToolCall,
+        definition: ToolDefinition,
+        lock: asyncio.Lock,
+        decision: ToolCallDecision | None = None,
+    ) -> Defer | None:
+        """Return ``None`` if the call may run, or the :class:`Defer` the approver answered.
+
+        ``decision`` is a person's decision given with the request (a resumed
+        turn): it is used instead of asking the approver.
 
         Raises:
-            ToolApprovalDeniedError: no approver, or it said no.
+            ToolApprovalDeniedError: no approver, or it (or the decision) said no.
             ToolExecutionError: the approver itself failed; the tool does not run.
         """
+        if decision is not None:
+            if decision.approved:
+                return None
+            raise ToolApprovalDeniedError(definition, call, reason=denial_reason(decision))
         approver = self._approver
         if approver is None:
             raise ToolApprovalDeniedError(
@@ -67,5 +86,8 @@ class ApprovalGate:
                     f"The approval check for tool '{definition.name}' failed, so it did not "
                     f"run: {exc}",
                 ) from exc
+        if isinstance(verdict, Defer):
+            return verdict
         if not verdict:
             raise ToolApprovalDeniedError(definition, call, reason="the approver declined it")
+        return None

@@ -2,18 +2,25 @@
 
 The manager decides which calls run (limits, repeats, which tools the
 request offered); a :class:`CallRunner` runs them and turns every outcome
-into the answer the model reads.
+into the answer the model reads, or, for a call whose approver deferred it,
+into the :class:`PendingApproval` that waits for a person.
 """
 
 from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from time import perf_counter
 from typing import Any
 
 from springtail.execution._approval import ApprovalGate
+from springtail.execution._deferred import (
+    Defer,
+    PendingApproval,
+    ToolCallDecision,
+    deadline_after,
+)
 from springtail.execution._errors import UnknownToolError
 from springtail.execution._invoke import run_tool
 from springtail.execution._observation import end_span, notify, settle, start_span
@@ -35,7 +42,9 @@ class Run:
         "approval_lock",
         "available",
         "context",
+        "decisions",
         "on_approval",
+        "on_deferred",
         "on_end",
         "on_start",
         "single",
@@ -48,9 +57,11 @@ class Run:
         self.tracer = tracer
         self.single = False
         self.approval_lock: asyncio.Lock | None = None
+        self.decisions: Mapping[str, ToolCallDecision] = {}
         self.on_start: tuple[Callable[..., Any], ...] = ()
         self.on_end: tuple[Callable[..., Any], ...] = ()
         self.on_approval: tuple[Callable[..., Any], ...] = ()
+        self.on_deferred: tuple[Callable[..., Any], ...] = ()
 
 
 def _error_type(error: ToolExecutionError | None) -> str | None:
@@ -65,6 +76,7 @@ class CallRunner:
     """Runs tool calls with one manager's settings; its worker pool starts on first use."""
 
     __slots__ = (
+        "_approval_timeout",
         "_approvals",
         "_default_timeout",
         "_include_content",
@@ -84,9 +96,11 @@ class CallRunner:
         max_concurrency: int,
         default_timeout: float | None,
         max_result_chars: int | None,
+        approval_timeout: float | None = None,
     ) -> None:
         self._processor = processor
         self._approvals = approvals
+        self._approval_timeout = approval_timeout
         self._include_content = include_content
         self._max_concurrency = max_concurrency
         self._default_timeout = default_timeout
@@ -101,7 +115,7 @@ class CallRunner:
         notices: Sequence[tuple[str, str] | None],
         to_run: Sequence[int],
         run: Run,
-        responses: list[ToolResponse | None],
+        responses: list[ToolResponse | PendingApproval | None],
     ) -> None:
         if len(to_run) == 1:
             # One call: no task, no semaphore; the common case stays cheap.
@@ -139,11 +153,12 @@ class CallRunner:
         notice: tuple[str, str] | None,
         run: Run,
         semaphore: asyncio.Semaphore | None = None,
-    ) -> ToolResponse:
+    ) -> ToolResponse | PendingApproval:
+        """The call's answer, or its :class:`PendingApproval` when the approver deferred it."""
         if semaphore is not None:
             async with semaphore:
                 return await self.call(call, callback, notice, run)
-        if run.tracer is None and not run.on_start and not run.on_end:
+        if run.tracer is None and not run.on_start and not run.on_end and not run.on_deferred:
             return (await self._respond(call, callback, notice, run))[0]
         definition = callback.tool_definition if callback is not None else None
         if run.on_start and (pending := notify(run.on_start, call, definition)):
@@ -152,9 +167,19 @@ class CallRunner:
         if run.tracer is not None:
             with start_span(run.tracer, call, definition, self._include_content) as span:
                 response, error_type, waited = await self._respond(call, callback, notice, run)
-                end_span(span, response, error_type, self._include_content)
+                if isinstance(response, PendingApproval):
+                    span.set_attribute("springtail.tool.approval", "deferred")
+                else:
+                    end_span(span, response, error_type, self._include_content)
         else:
             response, _, waited = await self._respond(call, callback, notice, run)
+        if isinstance(response, PendingApproval):
+            assert definition is not None  # only a known tool can ask for approval
+            if run.on_deferred and (
+                pending := notify(run.on_deferred, call, definition, response.deadline)
+            ):
+                await settle(pending)
+            return response
         if run.on_end and (
             pending := notify(
                 run.on_end, call, definition, response, perf_counter() - started - waited
@@ -169,8 +194,8 @@ class CallRunner:
         callback: ToolCallback | None,
         notice: tuple[str, str] | None,
         run: Run,
-    ) -> tuple[ToolResponse, str | None, float]:
-        """The call's response, its error type for a failure, and the approval wait."""
+    ) -> tuple[ToolResponse | PendingApproval, str | None, float]:
+        """The call's response (or pending approval), its error type for a failure, the wait."""
         if notice is not None:
             return ToolResponse(call.id, call.name, notice[0], True), notice[1], 0.0
         error: ToolExecutionError
@@ -180,7 +205,12 @@ class CallRunner:
                 raise UnknownToolError(call.name, run.available)
             metadata = callback.tool_metadata
             if metadata.requires_approval:
-                waited = await self._approve(call, callback.tool_definition, run)
+                waited, deferred = await self._approve(call, callback.tool_definition, run)
+                if deferred is not None:
+                    wait = deferred.timeout
+                    if wait is None:
+                        wait = self._approval_timeout
+                    return PendingApproval(call, deadline_after(wait)), None, waited
             timeout = metadata.timeout
             text = await run_tool(
                 callback,
@@ -208,22 +238,33 @@ class CallRunner:
             waited,
         )
 
-    async def _approve(self, call: ToolCall, definition: ToolDefinition, run: Run) -> float:
-        """Ask the approver; return the seconds the decision took (raises when denied)."""
+    async def _approve(
+        self, call: ToolCall, definition: ToolDefinition, run: Run
+    ) -> tuple[float, Defer | None]:
+        """Ask the approver (or use the request's decision); the wait, and any deferral.
+
+        Raises when the call is denied. A deferred call is not decided yet, so
+        ``on_tool_approval`` hears about it only when its decision comes.
+        """
         if run.approval_lock is None:
             run.approval_lock = asyncio.Lock()
         started = perf_counter()
         approved = False
+        deferred: Defer | None = None
         try:
-            await self._approvals.check(call, definition, run.approval_lock)
-            approved = True
+            deferred = await self._approvals.check(
+                call, definition, run.approval_lock, run.decisions.get(call.id)
+            )
+            approved = deferred is None
         finally:
             waited = perf_counter() - started
-            if run.on_approval and (
-                pending := notify(run.on_approval, call, definition, approved, waited)
+            if (
+                deferred is None
+                and run.on_approval
+                and (pending := notify(run.on_approval, call, definition, approved, waited))
             ):
                 await settle(pending)
-        return waited
+        return waited, deferred
 
     def _worker_pool(self) -> WorkerPool:
         pool = self._pool

@@ -4,16 +4,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from springtail.execution._deferred import denial_text
 from springtail.tools._errors import ToolExecutionError
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from springtail.execution._deferred import PendingApproval
     from springtail.execution._result import ToolExecutionResult
     from springtail.messages import ToolCall
     from springtail.tools._definition import ToolDefinition
 
 __all__ = [
+    "ApprovalConflictError",
+    "ApprovalPendingError",
     "ToolApprovalDeniedError",
     "ToolCallLimitExceededError",
     "ToolTimeoutError",
@@ -63,10 +67,7 @@ class ToolApprovalDeniedError(ToolExecutionError):
     """A tool that requires approval was not approved, so it did not run."""
 
     def __init__(self, tool_definition: ToolDefinition, call: ToolCall, *, reason: str) -> None:
-        message = (
-            f"The call to tool '{tool_definition.name}' was not approved ({reason}), "
-            "so it did not run."
-        )
+        message = denial_text(tool_definition.name, reason)
         super().__init__(tool_definition, PermissionError(message), message)
         self.call = call
 
@@ -96,3 +97,35 @@ class ToolCallLimitExceededError(RuntimeError):
         self.tool_name = tool_name
         self.limit = limit
         self.partial_result = partial_result
+
+
+class ApprovalConflictError(RuntimeError):
+    """A decision names a call that does not wait for one (409 Conflict on the web).
+
+    Nothing waits in the conversation, the call is not one of the paused
+    turn's pending calls, it was decided already (another process or request
+    took the turn first), or its approval expired and it counts as denied.
+    Nothing was changed or run.
+    """
+
+    def __init__(self, message: str, *, conversation_id: str | None = None) -> None:
+        super().__init__(message)
+        self.conversation_id = conversation_id
+
+
+class ApprovalPendingError(RuntimeError):
+    """A new message came for a conversation whose turn waits for a person's decision.
+
+    springtail refuses it rather than deciding the pending calls on the
+    person's behalf: decide them first (approve or deny), then send the
+    message. ``pending`` lists the calls that wait; nothing was saved.
+    """
+
+    def __init__(self, conversation_id: str, pending: Sequence[PendingApproval]) -> None:
+        calls = ", ".join(f"{p.name} (call {p.id})" for p in pending)
+        super().__init__(
+            f"Conversation {conversation_id!r} waits for a decision on {calls}; approve or deny "
+            "it before sending a new message."
+        )
+        self.conversation_id = conversation_id
+        self.pending = tuple(pending)

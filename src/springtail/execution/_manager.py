@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 from springtail._sync import run_sync
 from springtail.execution._approval import ApprovalGate, Approver
 from springtail.execution._calls import CallRunner, Run
+from springtail.execution._deferred import PendingApproval, ToolCallDecision, as_decisions
 from springtail.execution._errors import ToolCallLimitExceededError
 from springtail.execution._limits import REPEAT_ERROR, plan_calls, repeat_notice
 from springtail.execution._observation import TracerCache, hooks
@@ -66,6 +67,9 @@ class ToolCallingManager:
             asked before running a tool marked ``requires_approval``. Without
             one such calls are denied. Approvals are asked one at a time; a
             sync approver runs on a worker thread, so it may block on input.
+            Returning :data:`~springtail.execution.DEFER` instead (or passing
+            ``approver=defer_approval``) leaves the call waiting for a person:
+            it does not run, and the result lists it in ``pending_approvals``.
         max_calls_per_tool: calls of one tool allowed per turn (since the last
             user message).
         max_total_tool_calls: calls of all tools allowed per turn.
@@ -79,6 +83,9 @@ class ToolCallingManager:
             when the resolver knows its name (Spring AI 1.x's fallback). Off
             by default: a request's tools are a permission, so an
             application that gives users different tools stays safe.
+        approval_timeout: seconds a deferred call waits for its decision
+            before it counts as denied; ``None`` (the default) waits until
+            decided. A ``Defer(timeout=...)`` from the approver overrides it.
 
     A call identical to an earlier call of the same turn (same tool, same
     arguments, compared as parsed JSON) is not run again: it is answered,
@@ -106,6 +113,7 @@ class ToolCallingManager:
         *,
         tracer_provider: Any | None = None,
         resolve_unoffered_tools: bool = False,
+        approval_timeout: float | None = None,
     ) -> None:
         _positive_int("max_concurrency", max_concurrency)
         _positive_int("max_calls_per_tool", max_calls_per_tool)
@@ -116,6 +124,11 @@ class ToolCallingManager:
             raise ValueError(
                 "default_timeout must be a positive number of seconds or None, "
                 f"got {default_timeout!r}"
+            )
+        if approval_timeout is not None and not approval_timeout > 0:
+            raise ValueError(
+                "approval_timeout must be a positive number of seconds or None, "
+                f"got {approval_timeout!r}"
             )
         if on_limit_exceeded not in _LIMIT_MODES:
             raise ValueError(
@@ -136,6 +149,8 @@ class ToolCallingManager:
         self._on_start = hooks(self._listeners, "on_tool_start")
         self._on_end = hooks(self._listeners, "on_tool_end")
         self._on_approval = hooks(self._listeners, "on_tool_approval")
+        self._on_deferred = hooks(self._listeners, "on_tool_deferred")
+        self._approval_timeout = approval_timeout
         self._resolve_unoffered = bool(resolve_unoffered_tools)
         self._max_concurrency = max_concurrency
         self._default_timeout = default_timeout
@@ -151,6 +166,7 @@ class ToolCallingManager:
             max_concurrency=max_concurrency,
             default_timeout=default_timeout,
             max_result_chars=max_result_chars,
+            approval_timeout=approval_timeout,
         )
 
     # -- configuration, read-only ------------------------------------------
@@ -179,6 +195,11 @@ class ToolCallingManager:
     def resolve_unoffered_tools(self) -> bool:
         """Whether a tool the request did not offer may be resolved by name and run."""
         return self._resolve_unoffered
+
+    @property
+    def approval_timeout(self) -> float | None:
+        """Seconds a deferred call waits for its decision (``None``: until decided)."""
+        return self._approval_timeout
 
     @property
     def listeners(self) -> tuple[object, ...]:
@@ -238,6 +259,8 @@ class ToolCallingManager:
         *,
         turn: ToolTurn | None = None,
         listeners: Iterable[object] = (),
+        decisions: Mapping[str, ToolCallDecision | bool] | None = None,
+        results: Sequence[ToolResponse] = (),
     ) -> ToolExecutionResult:
         """Run the response's tool calls and return the extended conversation.
 
@@ -245,7 +268,14 @@ class ToolCallingManager:
         event loop too.
         """
         return run_sync(
-            self.aexecute_tool_calls(prompt, chat_response, turn=turn, listeners=listeners)
+            self.aexecute_tool_calls(
+                prompt,
+                chat_response,
+                turn=turn,
+                listeners=listeners,
+                decisions=decisions,
+                results=results,
+            )
         )
 
     async def aexecute_tool_calls(
@@ -255,6 +285,8 @@ class ToolCallingManager:
         *,
         turn: ToolTurn | None = None,
         listeners: Iterable[object] = (),
+        decisions: Mapping[str, ToolCallDecision | bool] | None = None,
+        results: Sequence[ToolResponse] = (),
     ) -> ToolExecutionResult:
         """Run the tool calls of the first generation that has any.
 
@@ -267,10 +299,20 @@ class ToolCallingManager:
                 the calls since the prompt's last user message are counted.
             listeners: More :class:`ToolExecutionListener` objects, told
                 about this execution's calls only.
+            decisions: A person's decision per call id (``ToolCallDecision``,
+                or ``True``/``False``), used instead of asking the approver:
+                how a paused turn resumes. An approved call runs; a denied
+                one is answered as a denial the model reads.
+            results: Answers already known for some of the calls (those that
+                ran before the turn paused): they are kept as they are and
+                those calls do not run again.
 
         Returns:
             The prompt's messages, the assistant message and one
             ``ToolResponseMessage`` with an answer per call, in call order.
+            When the approver deferred calls, they are left out of that
+            message and listed in ``pending_approvals`` instead: the
+            conversation is not ready for the model until they are decided.
 
         Raises:
             ValueError: the response asks for no tool call.
@@ -317,55 +359,63 @@ class ToolCallingManager:
             resolved.append(found)
 
         run = Run(context, (), self._tracers.get())
+        if decisions:
+            run.decisions = as_decisions(decisions)
         if listeners:
             listeners = tuple(listeners)
             run.on_start = self._on_start + hooks(listeners, "on_tool_start")
             run.on_end = self._on_end + hooks(listeners, "on_tool_end")
             run.on_approval = self._on_approval + hooks(listeners, "on_tool_approval")
+            run.on_deferred = self._on_deferred + hooks(listeners, "on_tool_deferred")
         else:
-            run.on_start, run.on_end, run.on_approval = (
+            run.on_start, run.on_end, run.on_approval, run.on_deferred = (
                 self._on_start,
                 self._on_end,
                 self._on_approval,
+                self._on_deferred,
             )
         if any(found is None for found in resolved):
             run.available = self._available_names(options, callbacks)
+        responses: list[ToolResponse | PendingApproval | None] = [None] * len(calls)
         skipped, repeats = plan.skipped, plan.repeats
+        if results:
+            # Calls answered before the turn paused keep their answers and do not run again.
+            known = {response.id: response for response in results}
+            for i, call in enumerate(calls):
+                responses[i] = known.get(call.id)
+            skipped = [i for i in skipped if responses[i] is None]
+            repeats = {i: j for i, j in repeats.items() if responses[i] is None}
+            if not skipped:
+                plan.exceeded = None
         to_run = (
-            [i for i in range(len(calls)) if i not in skipped and i not in repeats]
-            if skipped or repeats
+            [
+                i
+                for i in range(len(calls))
+                if i not in skipped and i not in repeats and responses[i] is None
+            ]
+            if skipped or repeats or results
             else range(len(calls))
         )
-        responses: list[ToolResponse | None] = [None] * len(calls)
         run.single = len(to_run) == 1
         await self._runner.run_all(calls, resolved, plan.notices, to_run, run, responses)
         for i in to_run:
             response = responses[i]
-            if response is not None and plan.notices[i] is None:
+            if isinstance(response, ToolResponse) and plan.notices[i] is None:
                 turn.remember(calls[i], response.response_data)
         for i, j in repeats.items():
             earlier = responses[j]
+            if isinstance(earlier, PendingApproval):  # the same call waits for the same decision
+                responses[i] = PendingApproval(calls[i], earlier.deadline)
+                continue
             answer = earlier.response_data if earlier is not None else ""
             notice = (repeat_notice(calls[i].name, answer), REPEAT_ERROR)
             responses[i] = await self._runner.call(calls[i], resolved[i], notice, run)
 
-        answered = [i for i in range(len(calls)) if i not in skipped] if skipped else to_run
-        if repeats:
-            answered = sorted(set(answered) | set(repeats))
-        done = [responses[i] for i in answered]
-        history: list[Message] = list(prompt.messages)
-        history.append(assistant)
-        if done or plan.exceeded is None:
-            history.append(ToolResponseMessage(tuple(r for r in done if r is not None)))
-        return_direct = bool(done) and all(
-            (cb := resolved[i]) is not None
-            and plan.notices[i] is None
-            and i not in repeats
-            and cb.tool_metadata.return_direct
-            for i in answered
-        )
-        result = ToolExecutionResult(history, return_direct)
-        if plan.exceeded is not None:
+        answered: Sequence[int] = range(len(calls))
+        if skipped:
+            answered = [i for i in answered if i not in skipped]
+        result = _result(prompt, assistant, responses, answered, resolved, plan.notices, repeats)
+        if plan.exceeded is not None:  # the limit ends the turn; deferred calls never run
             raise ToolCallLimitExceededError(plan.exceeded[0], plan.exceeded[1], result)
         return result
 
@@ -395,6 +445,41 @@ class ToolCallingManager:
             f"on_limit_exceeded={self._on_limit_exceeded!r}, "
             f"resolve_unoffered_tools={self._resolve_unoffered})"
         )
+
+
+def _result(
+    prompt: Prompt,
+    assistant: AssistantMessage,
+    responses: Sequence[ToolResponse | PendingApproval | None],
+    answered: Iterable[int],
+    resolved: Sequence[ToolCallback | None],
+    notices: Sequence[tuple[str, str] | None],
+    repeats: Mapping[int, int],
+) -> ToolExecutionResult:
+    """The conversation extended by the answers, in call order; deferred calls listed apart."""
+    done: list[ToolResponse] = []
+    pending: list[PendingApproval] = []
+    direct = True
+    for i in answered:
+        response = responses[i]
+        if isinstance(response, PendingApproval):
+            pending.append(response)
+        elif response is not None:
+            done.append(response)
+            callback = resolved[i]
+            direct = direct and (
+                callback is not None
+                and notices[i] is None
+                and i not in repeats
+                and callback.tool_metadata.return_direct
+            )
+    history: list[Message] = list(prompt.messages)
+    history.append(assistant)
+    if done:  # none when every call was over a limit, or waits for a decision
+        history.append(ToolResponseMessage(tuple(done)))
+    if pending:
+        return ToolExecutionResult(history, False, tuple(pending))
+    return ToolExecutionResult(history, bool(done) and direct)
 
 
 def _first_with_tool_calls(chat_response: ChatResponse) -> AssistantMessage:

@@ -33,7 +33,10 @@ class ToolExecutionListener(Protocol):
     apart) and the call's wall-clock duration in seconds, without the time
     an approver took. A listener may also define
     ``on_tool_approval(call, definition, approved, wait_s)``, called once the
-    approver has decided on a tool marked ``requires_approval``. Hooks run on the
+    approver has decided on a tool marked ``requires_approval``, and
+    ``on_tool_deferred(call, definition, deadline)``, called instead of
+    ``on_tool_end`` when the approver deferred the call to a person (it waits
+    until ``deadline``, ``None`` for no deadline). Hooks run on the
     event loop: keep them quick, or return an awaitable, which is awaited.
     An exception raised by a hook is logged and ignored, so a broken
     observer never changes what the model sees.

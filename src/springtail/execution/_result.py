@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from springtail.execution._deferred import PendingApproval
 from springtail.messages import (
     AssistantMessage,
     Generation,
     GenerationMetadata,
     Message,
+    ToolResponse,
     ToolResponseMessage,
 )
 
@@ -24,10 +26,31 @@ class ToolExecutionResult:
     ``ToolResponseMessage`` with the answers in call order. ``return_direct``
     says the caller should hand the tool results to the user instead of
     calling the model again.
+
+    ``pending_approvals`` lists the calls whose approver deferred them to a
+    person. While it is not empty the turn is paused: the
+    ``ToolResponseMessage`` holds only the calls that were answered (none
+    when no other call ran), so the history is not ready for the model.
+    Resume with ``execute_tool_calls(prompt, response, decisions=...,
+    results=<those answers>)``, or let the tool loop do it.
     """
 
     conversation_history: list[Message]
     return_direct: bool = False
+    pending_approvals: tuple[PendingApproval, ...] = ()
+
+    @property
+    def paused(self) -> bool:
+        """Whether some calls wait for a person's decision."""
+        return bool(self.pending_approvals)
+
+    @property
+    def answered(self) -> tuple[ToolResponse, ...]:
+        """The answers this execution gave, in call order (the deferred calls have none yet)."""
+        last = self.conversation_history[-1] if self.conversation_history else None
+        if isinstance(last, ToolResponseMessage):
+            return last.responses
+        return ()
 
     @staticmethod
     def build_generations(result: ToolExecutionResult) -> list[Generation]:
