@@ -8,12 +8,24 @@ policy can then run on any store.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import ClassVar, Protocol, runtime_checkable
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, ClassVar, Protocol, runtime_checkable
 
 from springtail.messages import Message
 
-__all__ = ["ChatMemory", "ChatMemoryError", "ChatMemoryRepository"]
+if TYPE_CHECKING:
+    from springtail.execution._deferred import ToolCallDecision
+    from springtail.memory._paused import PausedTurn
+
+__all__ = [
+    "ChatMemory",
+    "ChatMemoryError",
+    "ChatMemoryRepository",
+    "PausedTurnMemory",
+    "PausedTurnRepository",
+    "UpdatableChatMemoryRepository",
+]
 
 
 class ChatMemoryError(RuntimeError):
@@ -94,4 +106,69 @@ class UpdatableChatMemoryRepository(ChatMemoryRepository, Protocol):
         Returns what was saved. ``change`` may run more than once if the store
         retries, so it must not have side effects.
         """
+        ...
+
+
+@runtime_checkable
+class PausedTurnRepository(Protocol):
+    """A repository that also keeps each conversation's paused turn, beside its messages.
+
+    A conversation has at most one paused turn (a turn that waits for a
+    person's decision). :meth:`take_paused_turn` is the compare-and-set that
+    makes a decision run exactly once: it checks and removes the stored turn
+    in one transaction holding the conversation's lock, so of two processes
+    resuming the same turn at the same moment one gets it and the other an
+    :class:`~springtail.execution.ApprovalConflictError`.
+    """
+
+    def find_paused_turn(self, conversation_id: str) -> PausedTurn | None:
+        """The conversation's paused turn, or ``None``."""
+        ...
+
+    def save_paused_turn(self, conversation_id: str, turn: PausedTurn) -> None:
+        """Store the conversation's paused turn.
+
+        Raises:
+            ApprovalConflictError: the conversation has a paused turn already.
+        """
+        ...
+
+    def take_paused_turn(
+        self, conversation_id: str, check: Callable[[PausedTurn], PausedTurn]
+    ) -> PausedTurn:
+        """Remove the paused turn and return ``check(turn)``, in one transaction.
+
+        ``check`` raises to leave the turn stored (nothing changes).
+
+        Raises:
+            ApprovalConflictError: no paused turn is stored (none paused, or
+                another request took it first).
+        """
+        ...
+
+
+@runtime_checkable
+class PausedTurnMemory(Protocol):
+    """A :class:`ChatMemory` that keeps a conversation's paused turn (the tool loop uses it).
+
+    ``MessageWindowChatMemory`` is one when its repository is a
+    :class:`PausedTurnRepository` (all of springtail's are).
+    """
+
+    def pause(self, conversation_id: str, turn: PausedTurn) -> None:
+        """Keep ``turn`` until a request decides it."""
+        ...
+
+    def paused_turn(self, conversation_id: str) -> PausedTurn | None:
+        """The conversation's paused turn, or ``None``."""
+        ...
+
+    def take_paused_turn(
+        self,
+        conversation_id: str,
+        decisions: Mapping[str, ToolCallDecision | bool] | None = None,
+        *,
+        now: datetime | None = None,
+    ) -> PausedTurn:
+        """Decide the paused turn and remove it from the store, exactly once."""
         ...

@@ -37,7 +37,16 @@ from springtail.messages import (
     UserMessage,
 )
 
-__all__ = ["MessageCodec", "decode_message", "encode_message"]
+__all__ = [
+    "MessageCodec",
+    "decode_message",
+    "dumps_json",
+    "encode_message",
+    "message_data",
+    "message_from_data",
+    "response_data",
+    "response_from_data",
+]
 
 _compact = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
 _ascii = json.JSONEncoder(ensure_ascii=True, separators=(",", ":"), check_circular=False)
@@ -45,6 +54,22 @@ _ascii = json.JSONEncoder(ensure_ascii=True, separators=(",", ":"), check_circul
 
 def encode_message(message: Message) -> str:
     """The message as one line of JSON."""
+    return dumps_json(message_data(message))
+
+
+def dumps_json(data: dict[str, Any]) -> str:
+    """``data`` as compact JSON: readable UTF-8, or ASCII escapes where UTF-8 cannot go."""
+    text = _compact.encode(data)
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            text = _ascii.encode(data)
+    return text
+
+
+def message_data(message: Message) -> dict[str, Any]:
+    """The message as a JSON object (the dict :func:`encode_message` writes)."""
     data: dict[str, Any]
     if isinstance(message, AssistantMessage):
         data = {"role": "assistant", "text": message.text}
@@ -57,27 +82,28 @@ def encode_message(message: Message) -> str:
     elif isinstance(message, UserMessage | SystemMessage):
         data = {"role": message.role, "text": message.text}
     elif isinstance(message, ToolResponseMessage):
-        data = {
-            "role": "tool",
-            "responses": [
-                {
-                    "id": r.id,
-                    "name": r.name,
-                    "response_data": r.response_data,
-                    "is_error": r.is_error,
-                }
-                for r in message.responses
-            ],
-        }
+        data = {"role": "tool", "responses": [response_data(r) for r in message.responses]}
     else:
         raise TypeError(f"cannot store {type(message).__name__} in chat memory: {message!r}")
-    text = _compact.encode(data)
-    if not text.isascii():
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError:
-            text = _ascii.encode(data)
-    return text
+    return data
+
+
+def response_data(response: ToolResponse) -> dict[str, Any]:
+    """One tool answer as a JSON object."""
+    return {
+        "id": response.id,
+        "name": response.name,
+        "response_data": response.response_data,
+        "is_error": response.is_error,
+    }
+
+
+def response_from_data(data: object) -> ToolResponse:
+    """The tool answer :func:`response_data` wrote; ``ValueError`` when it is not one."""
+    r = _obj(data)
+    return ToolResponse(
+        _str(r, "id"), _str(r, "name"), _str(r, "response_data"), _bool(r, "is_error")
+    )
 
 
 def decode_message(text: str) -> Message:
@@ -86,6 +112,11 @@ def decode_message(text: str) -> Message:
         data = json.loads(text)
     except (TypeError, ValueError) as exc:
         raise ValueError(f"not valid JSON ({exc})") from None
+    return message_from_data(data)
+
+
+def message_from_data(data: object) -> Message:
+    """The message :func:`message_data` wrote; ``ValueError`` says what is wrong with it."""
     if not isinstance(data, dict):
         raise ValueError(f"expected a JSON object, got {type(data).__name__}")
     role = data.get("role")
@@ -107,17 +138,7 @@ def decode_message(text: str) -> Message:
         responses = data.get("responses")
         if not isinstance(responses, list):
             raise ValueError("'responses' must be a list")
-        return ToolResponseMessage(
-            tuple(
-                ToolResponse(
-                    _str(r, "id"),
-                    _str(r, "name"),
-                    _str(r, "response_data"),
-                    _bool(r, "is_error"),
-                )
-                for r in map(_obj, responses)
-            )
-        )
+        return ToolResponseMessage(tuple(map(response_from_data, responses)))
     if role == "system":
         return SystemMessage(_str(data, "text"))
     raise ValueError(f"unknown role {role!r} (expected system, user, assistant or tool)")

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from springtail.memory._ids import check_conversation_id
 from springtail.memory._locks import ForkSafeLock
 from springtail.messages import Message
+
+if TYPE_CHECKING:
+    from springtail.memory._paused import PausedTurn
 
 __all__ = ["InMemoryChatMemoryRepository"]
 
@@ -21,6 +25,7 @@ class InMemoryChatMemoryRepository:
 
     def __init__(self) -> None:
         self._conversations: dict[str, list[Message]] = {}
+        self._paused: dict[str, PausedTurn] = {}
         self._lock = ForkSafeLock()
 
     def find_conversation_ids(self) -> list[str]:
@@ -46,6 +51,7 @@ class InMemoryChatMemoryRepository:
         check_conversation_id(conversation_id)
         with self._lock:
             self._conversations.pop(conversation_id, None)
+            self._paused.pop(conversation_id, None)
 
     def update(
         self,
@@ -59,6 +65,37 @@ class InMemoryChatMemoryRepository:
             result = list(change(current))
             self._store(conversation_id, result)
             return list(result)
+
+    def find_paused_turn(self, conversation_id: str) -> PausedTurn | None:
+        """The conversation's paused turn, or ``None``."""
+        check_conversation_id(conversation_id)
+        with self._lock:
+            return self._paused.get(conversation_id)
+
+    def save_paused_turn(self, conversation_id: str, turn: PausedTurn) -> None:
+        """Keep the conversation's paused turn; one at a time."""
+        from springtail.memory._paused import already_paused
+
+        check_conversation_id(conversation_id)
+        with self._lock:
+            if conversation_id in self._paused:
+                raise already_paused(conversation_id)
+            self._paused[conversation_id] = turn
+
+    def take_paused_turn(
+        self, conversation_id: str, check: Callable[[PausedTurn], PausedTurn]
+    ) -> PausedTurn:
+        """Remove the paused turn and return ``check(turn)``, atomically."""
+        from springtail.memory._paused import nothing_paused
+
+        check_conversation_id(conversation_id)
+        with self._lock:
+            turn = self._paused.get(conversation_id)
+            if turn is None:
+                raise nothing_paused(conversation_id)
+            decided = check(turn)
+            del self._paused[conversation_id]
+            return decided
 
     def _store(self, conversation_id: str, messages: list[Message]) -> None:
         if messages:

@@ -33,14 +33,23 @@ from typing import TYPE_CHECKING, Any
 
 from springtail.memory._base import ChatMemoryError
 from springtail.memory._dsn import describe_dsn, first_line, scrub_dsn
-from springtail.memory._sql import TABLE, Row, SqlChatMemoryRepository, create_table
+from springtail.memory._sql import (
+    TABLE,
+    Row,
+    SqlChatMemoryRepository,
+    create_paused_table,
+    create_table,
+)
 
 if TYPE_CHECKING:
     import psycopg
 
 __all__ = ["PostgresChatMemoryRepository"]
 
-_SCHEMA = (create_table(seq="BIGINT", created_at="TIMESTAMPTZ NOT NULL DEFAULT now()"),)
+_SCHEMA = (
+    create_table(seq="BIGINT", created_at="TIMESTAMPTZ NOT NULL DEFAULT now()"),
+    create_paused_table(created_at="TIMESTAMPTZ NOT NULL DEFAULT now()"),
+)
 _LOCK = f"SELECT pg_advisory_xact_lock(hashtext('{TABLE}'), hashtext(%s))"
 
 

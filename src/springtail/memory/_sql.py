@@ -16,6 +16,11 @@ its statements through :meth:`SqlChatMemoryRepository._execute` /
 :meth:`~SqlChatMemoryRepository._reading` (reads); it then works on every
 dialect. A new table adds its ``CREATE TABLE IF NOT EXISTS`` to each
 dialect's ``_SCHEMA``.
+
+Paused turns (a turn waiting for a person's decision) live in their own
+table, ``springtail_paused_turns``, one row per conversation, written and
+removed in the same per-conversation transaction as the messages; taking
+one is the compare-and-set that runs a decision exactly once.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from springtail.memory._base import ChatMemoryError
 from springtail.memory._codec import MessageCodec
@@ -32,9 +37,20 @@ from springtail.memory._locks import ForkSafeLock
 from springtail.memory._rows import plan_rows
 from springtail.messages import Message
 
-__all__ = ["TABLE", "SqlChatMemoryRepository", "SqlDialect", "create_table"]
+if TYPE_CHECKING:
+    from springtail.memory._paused import PausedTurn
+
+__all__ = [
+    "PAUSED_TABLE",
+    "TABLE",
+    "SqlChatMemoryRepository",
+    "SqlDialect",
+    "create_paused_table",
+    "create_table",
+]
 
 TABLE = "springtail_chat_memory"
+PAUSED_TABLE = "springtail_paused_turns"
 
 Conn = TypeVar("Conn")
 Row = tuple[Any, ...]
@@ -49,6 +65,9 @@ _DELETE_ROW = f"DELETE FROM {TABLE} WHERE conversation_id = ? AND seq = ?"
 _INSERT_ROW = (
     f"INSERT INTO {TABLE} (conversation_id, seq, role, message, created_at) VALUES (?, ?, ?, ?, "
 )
+_SELECT_PAUSED = f"SELECT turn FROM {PAUSED_TABLE} WHERE conversation_id = ?"
+_DELETE_PAUSED = f"DELETE FROM {PAUSED_TABLE} WHERE conversation_id = ?"
+_INSERT_PAUSED = f"INSERT INTO {PAUSED_TABLE} (conversation_id, turn, created_at) VALUES (?, ?, "
 
 
 def create_table(*, seq: str, created_at: str) -> str:
@@ -61,6 +80,17 @@ CREATE TABLE IF NOT EXISTS {TABLE} (
     message TEXT NOT NULL,
     created_at {created_at},
     PRIMARY KEY (conversation_id, seq)
+)
+"""
+
+
+def create_paused_table(*, created_at: str) -> str:
+    """The paused turns' DDL: one row per conversation, the turn as ``PausedTurn.to_json()``."""
+    return f"""
+CREATE TABLE IF NOT EXISTS {PAUSED_TABLE} (
+    conversation_id TEXT PRIMARY KEY,
+    turn TEXT NOT NULL,
+    created_at {created_at}
 )
 """
 
@@ -174,6 +204,44 @@ class SqlChatMemoryRepository(Generic[Conn]):
         check_conversation_id(conversation_id)
         with self._transaction(conversation_id, "delete") as conn:
             self._execute(conn, _DELETE, (conversation_id,))
+            self._execute(conn, _DELETE_PAUSED, (conversation_id,))
+
+    def find_paused_turn(self, conversation_id: str) -> PausedTurn | None:
+        """The conversation's paused turn, or ``None``."""
+        check_conversation_id(conversation_id)
+        with self._reading(f"read the paused turn of conversation {conversation_id!r}") as conn:
+            rows = self._execute(conn, _SELECT_PAUSED, (conversation_id,))
+        return self._paused(conversation_id, rows[0][0]) if rows else None
+
+    def save_paused_turn(self, conversation_id: str, turn: PausedTurn) -> None:
+        """Store the conversation's paused turn; one at a time."""
+        from springtail.memory._paused import already_paused
+
+        check_conversation_id(conversation_id)
+        text = turn.to_json()
+        with self._transaction(conversation_id, "pause") as conn:
+            if self._execute(conn, _SELECT_PAUSED, (conversation_id,)):
+                raise already_paused(conversation_id)
+            self._execute(
+                conn,
+                f"{_INSERT_PAUSED}{self._dialect.created_at})",
+                (conversation_id, text, self._dialect.now()),
+            )
+
+    def take_paused_turn(
+        self, conversation_id: str, check: Callable[[PausedTurn], PausedTurn]
+    ) -> PausedTurn:
+        """Remove the paused turn and return ``check(turn)``, in one locked transaction."""
+        from springtail.memory._paused import nothing_paused
+
+        check_conversation_id(conversation_id)
+        with self._transaction(conversation_id, "resume") as conn:
+            rows = self._execute(conn, _SELECT_PAUSED, (conversation_id,))
+            if not rows:
+                raise nothing_paused(conversation_id)
+            decided = check(self._paused(conversation_id, rows[0][0]))
+            self._execute(conn, _DELETE_PAUSED, (conversation_id,))
+        return decided
 
     def close(self) -> None:
         """Close the connection; a later call opens a new one."""
@@ -260,6 +328,18 @@ class SqlChatMemoryRepository(Generic[Conn]):
                         f"{exc}. Fix or delete that row; nothing was changed."
                     ) from None
             raise
+
+    def _paused(self, conversation_id: str, text: str) -> PausedTurn:
+        from springtail.memory._paused import PausedTurn
+
+        try:
+            return PausedTurn.from_json(text)
+        except ValueError as exc:
+            raise ChatMemoryError(
+                f"{self._dialect.label}: the paused turn of conversation {conversation_id!r} "
+                f"in table {PAUSED_TABLE} cannot be read: {exc} Fix or delete that row; nothing "
+                "was changed."
+            ) from None
 
     def _connection(self) -> Conn:
         """This process's usable connection, opened (and the table created) when needed."""

@@ -34,11 +34,19 @@ from pathlib import Path
 from typing import Any
 
 from springtail.memory._base import ChatMemoryError
-from springtail.memory._sql import Row, SqlChatMemoryRepository, create_table
+from springtail.memory._sql import (
+    Row,
+    SqlChatMemoryRepository,
+    create_paused_table,
+    create_table,
+)
 
 __all__ = ["SqliteChatMemoryRepository"]
 
-_SCHEMA = (create_table(seq="INTEGER", created_at="TEXT NOT NULL"),)
+_SCHEMA = (
+    create_table(seq="INTEGER", created_at="TEXT NOT NULL"),
+    create_paused_table(created_at="TEXT NOT NULL"),
+)
 
 
 class SqliteChatMemoryRepository(SqlChatMemoryRepository[sqlite3.Connection]):

@@ -5,14 +5,25 @@ call and the tool's answer and every provider rejects the next request
 ("tool result without a tool call", or the reverse). The window therefore
 drops whole *units*: an assistant message that calls tools together with the
 tool responses that follow it, or any other single message.
+
+A turn that waits for a person's decision (a paused turn) is kept beside the
+window, by the repository, not in it: trimming never sees it, so it can never
+cut the waiting calls away from their conversation, at any window size. When
+the turn resumes, its call and answers join the window as one unit.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import cast
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, cast
 
-from springtail.memory._base import ChatMemory, ChatMemoryRepository, UpdatableChatMemoryRepository
+from springtail.memory._base import (
+    ChatMemory,
+    ChatMemoryRepository,
+    PausedTurnRepository,
+    UpdatableChatMemoryRepository,
+)
 from springtail.memory._in_memory import InMemoryChatMemoryRepository
 from springtail.messages import (
     AssistantMessage,
@@ -21,6 +32,10 @@ from springtail.messages import (
     ToolResponseMessage,
     UserMessage,
 )
+
+if TYPE_CHECKING:
+    from springtail.execution._deferred import ToolCallDecision
+    from springtail.memory._paused import PausedTurn
 
 __all__ = ["MessageWindowChatMemory", "trim_to_window"]
 
@@ -105,9 +120,65 @@ class MessageWindowChatMemory(ChatMemory):
         return self._repository.find_by_conversation_id(conversation_id)
 
     def clear(self, conversation_id: str) -> None:
-        """Forget the conversation."""
+        """Forget the conversation (and the turn it may have paused)."""
         _check_id(conversation_id)
         self._repository.delete_by_conversation_id(conversation_id)
+
+    # -- paused turns --------------------------------------------------------------
+
+    def pause(self, conversation_id: str, turn: PausedTurn) -> None:
+        """Keep the conversation's paused turn, beside the window, until it is decided.
+
+        Raises:
+            ApprovalConflictError: the conversation waits for a decision already.
+            TypeError: the repository cannot keep paused turns.
+        """
+        _check_id(conversation_id)
+        self._paused_turns().save_paused_turn(conversation_id, turn)
+
+    def paused_turn(self, conversation_id: str) -> PausedTurn | None:
+        """The conversation's paused turn, or ``None`` (also for a repository without them)."""
+        _check_id(conversation_id)
+        if not isinstance(self._repository, PausedTurnRepository):
+            return None
+        return self._repository.find_paused_turn(conversation_id)
+
+    def take_paused_turn(
+        self,
+        conversation_id: str,
+        decisions: Mapping[str, ToolCallDecision | bool] | None = None,
+        *,
+        now: datetime | None = None,
+    ) -> PausedTurn:
+        """Decide the paused turn and remove it, exactly once; returns it decided.
+
+        Every call that still waits needs a decision; calls whose deadline
+        passed are denied. The check and the removal are one transaction of
+        the repository (a compare-and-set): of several requests deciding the
+        same turn at once, one gets it and the others an error.
+
+        Raises:
+            ApprovalConflictError: nothing waits (or another request took the
+                turn first), or a decision names a call that does not wait.
+            ValueError: a waiting call has no decision.
+        """
+        _check_id(conversation_id)
+        given = decisions or {}
+
+        def check(turn: PausedTurn) -> PausedTurn:
+            return turn.with_decisions(given, now=now, conversation_id=conversation_id)
+
+        return self._paused_turns().take_paused_turn(conversation_id, check)
+
+    def _paused_turns(self) -> PausedTurnRepository:
+        repository = self._repository
+        if not isinstance(repository, PausedTurnRepository):
+            raise TypeError(
+                f"The repository {repository!r} cannot keep a paused turn (it has no "
+                "find_paused_turn, save_paused_turn and take_paused_turn); use one of "
+                "springtail's repositories to defer approvals with chat memory."
+            )
+        return repository
 
     def __repr__(self) -> str:
         return (
