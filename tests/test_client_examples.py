@@ -54,3 +54,39 @@ def test_user_controlled_loop_with_approval(
 ) -> None:
     out = run("user_controlled.py", *args, stdin=stdin)
     assert out.rstrip().endswith(expected)
+
+
+def run_status(name: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(EXAMPLES / name), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_approvals_pause_in_one_run_and_resume_in_the_next(tmp_path: Path) -> None:
+    db = str(tmp_path / "approvals.db")
+    asked = run("approvals.py", "ask", "Check SKU-100 and reserve 2 units", "--db", db)
+    assert (
+        'Waiting for approval: call-reserve reserve_stock({"sku": "SKU-100", "quantity": 2})'
+        in asked
+    )
+    assert "call-reserve: reserve_stock" in run("approvals.py", "pending", "--db", db)
+    refused = run_status("approvals.py", "ask", "hello", "--db", db)
+    assert refused.returncode == 1
+    assert "waits for a decision on reserve_stock" in refused.stderr
+    approved = run("approvals.py", "approve", "call-reserve", "--db", db)
+    assert approved.strip() == "Done: SKU-100: 12 in stock; Reserved 2 of SKU-100 (reservation #1)"
+    again = run_status("approvals.py", "approve", "call-reserve", "--db", db)
+    assert again.returncode == 1
+    assert "Nothing waits for approval" in again.stderr
+    assert "Nothing waits" in run("approvals.py", "pending", "--db", db)
+
+
+def test_approvals_a_denial_is_answered_in_words(tmp_path: Path) -> None:
+    db = str(tmp_path / "approvals.db")
+    run("approvals.py", "ask", "reserve 3 of SKU-200", "--db", db)
+    denied = run("approvals.py", "deny", "call-reserve", "--reason", "not today", "--db", db)
+    assert "was not approved (not today)" in denied

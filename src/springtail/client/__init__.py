@@ -23,15 +23,18 @@ from springtail.client._events import (
     StreamEvent,
     TextDelta,
     ToolApprovalDecided,
+    ToolApprovalRequested,
     ToolCallFinished,
     ToolCallStarted,
     ToolEvent,
+    TurnPaused,
 )
 from springtail.client._logger_advisor import SimpleLoggerAdvisor
 from springtail.client._memory_advisor import MessageChatMemoryAdvisor
 from springtail.client._responses import CallResponse, StreamResponse
 from springtail.client._spec import ChatClientRequestSpec
 from springtail.client._tool_calling import (
+    APPROVAL_REQUIRED_FINISH_REASON,
     LIMIT_EXCEEDED_FINISH_REASON,
     MODEL_CALL_LIMIT_FINISH_REASON,
     ToolCallingAdvisor,
@@ -52,6 +55,7 @@ from springtail.client._tool_search import (
 from springtail.client._tools import DuplicateToolNameError
 
 __all__ = [
+    "APPROVAL_REQUIRED_FINISH_REASON",
     "HIGHEST_PRECEDENCE",
     "LIMIT_EXCEEDED_FINISH_REASON",
     "LOWEST_PRECEDENCE",
@@ -77,6 +81,7 @@ __all__ = [
     "StreamResponse",
     "TextDelta",
     "ToolApprovalDecided",
+    "ToolApprovalRequested",
     "ToolCallFinished",
     "ToolCallStarted",
     "ToolCallingAdvisor",
@@ -86,5 +91,6 @@ __all__ = [
     "ToolSearch",
     "ToolSearchHit",
     "ToolSearchMode",
+    "TurnPaused",
     "estimated_tool_tokens",
 ]

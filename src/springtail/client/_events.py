@@ -3,8 +3,9 @@
 Tool calls run inside the tool loop, deep in the advisor chain. The loop's
 own stream carries their events: while the manager runs one response's
 calls, the ToolCallingAdvisor yields a :class:`ChatClientResponse` per start,
-approval and end, with an empty ``chat_response`` and the event in
-``event``. Advisors outside the loop see them pass like any chunk;
+approval and end (or deferral to a person), with an empty ``chat_response``
+and the event in ``event``; a turn that ends waiting for a person's decision
+ends with a :class:`TurnPaused`. Advisors outside the loop see them pass like any chunk;
 ``StreamResponse.events()`` turns them back into events. There is no side
 channel: what is not in the stream did not happen.
 """
@@ -13,9 +14,12 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING, TypeAlias
 
 if TYPE_CHECKING:
+    from springtail.execution._deferred import PendingApproval
+    from springtail.memory._paused import PausedTurn
     from springtail.messages import ToolCall, ToolResponse
     from springtail.tools._definition import ToolDefinition
 
@@ -23,10 +27,12 @@ __all__ = [
     "StreamEvent",
     "TextDelta",
     "ToolApprovalDecided",
+    "ToolApprovalRequested",
     "ToolCallFinished",
     "ToolCallStarted",
     "ToolEvent",
     "ToolEventQueue",
+    "TurnPaused",
 ]
 
 
@@ -76,10 +82,51 @@ class ToolCallFinished:
     approval_wait_s: float = 0.0
 
 
-ToolEvent: TypeAlias = ToolCallStarted | ToolApprovalDecided | ToolCallFinished
-"""What the tool loop's stream reports about tool calls."""
+@dataclass(frozen=True, slots=True)
+class ToolApprovalRequested:
+    """The approver deferred a call to a person: it did not run and waits for a decision.
 
-StreamEvent: TypeAlias = TextDelta | ToolCallStarted | ToolApprovalDecided | ToolCallFinished
+    ``deadline`` is when the wait ends (UTC), ``None`` for no deadline. The
+    turn pauses once the response's other calls are answered (a
+    :class:`TurnPaused` follows).
+    """
+
+    id: str
+    tool_name: str
+    arguments: str
+    deadline: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class TurnPaused:
+    """The turn ended waiting for a person's decision on ``pending`` calls.
+
+    ``paused_turn`` is the turn to resume: with chat memory it is stored
+    already (resume with ``client.prompt().approve(call_id)``); without, keep
+    ``paused_turn.to_json()`` and resume with ``.resume(...)``.
+    """
+
+    paused_turn: PausedTurn
+
+    @property
+    def pending(self) -> tuple[PendingApproval, ...]:
+        """The calls that wait."""
+        return self.paused_turn.pending
+
+
+ToolEvent: TypeAlias = (
+    ToolCallStarted | ToolApprovalDecided | ToolApprovalRequested | ToolCallFinished | TurnPaused
+)
+"""What the tool loop's stream reports: each tool call as it happens, and a pause."""
+
+StreamEvent: TypeAlias = (
+    TextDelta
+    | ToolCallStarted
+    | ToolApprovalDecided
+    | ToolApprovalRequested
+    | ToolCallFinished
+    | TurnPaused
+)
 """Anything ``StreamResponse.events()`` yields."""
 
 
@@ -106,6 +153,12 @@ class ToolEventQueue:
         """Report the approver's decision and remember how long it took."""
         self._waits[call.id] = wait_s
         self.queue.put_nowait(ToolApprovalDecided(call.id, call.name, approved, wait_s))
+
+    def on_tool_deferred(
+        self, call: ToolCall, definition: ToolDefinition, deadline: datetime | None
+    ) -> None:
+        """Report that ``call`` waits for a person's decision."""
+        self.queue.put_nowait(ToolApprovalRequested(call.id, call.name, call.arguments, deadline))
 
     def on_tool_end(
         self,

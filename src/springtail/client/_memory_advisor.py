@@ -13,6 +13,15 @@ the conversation had it, and the memory never holds a tool call without its
 answer. The prompt built for the previous iteration is kept in the request
 context (which every iteration shares) and extended by those messages.
 
+The advisor also keeps the conversation's paused turn (one that waits for a
+person's decision): the tool loop finds the memory through
+:meth:`MessageChatMemoryAdvisor.paused_turn_store`, stores the turn there
+when it pauses and takes it back when a request brings the decisions. A
+new message on a conversation that waits is refused
+(:class:`~springtail.execution.ApprovalPendingError`) before anything is
+saved; once every waiting call's deadline has passed, the calls count as
+denied, and the turn is closed with those denials before the message goes on.
+
 Reading and saving the history is blocking I/O for the SQLite and PostgreSQL
 repositories (a locked SQLite file waits up to its busy timeout), so on an
 application's event loop it runs in a worker thread and the loop keeps
@@ -22,11 +31,10 @@ that started it, and there it runs inline.
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator, Callable
-from typing import Any, Final, TypeVar
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from typing import Any, Final, cast
 
-from springtail._sync import on_private_loop
 from springtail.client._advisor import (
     HIGHEST_PRECEDENCE,
     CallAdvisorChain,
@@ -36,17 +44,23 @@ from springtail.client._advisor import (
 )
 from springtail.client._aggregate import StreamAggregator
 from springtail.client._events import ToolCallStarted
+from springtail.client._paused_turns import (
+    DECISIONS_KEY,
+    RESUME_KEY,
+    PausedTurnStore,
+    off_the_loop,
+)
 from springtail.client._tool_calling import (
+    APPROVAL_REQUIRED_FINISH_REASON,
     LIMIT_EXCEEDED_FINISH_REASON,
     MODEL_CALL_LIMIT_FINISH_REASON,
 )
-from springtail.memory import ChatMemory
+from springtail.memory import ChatMemory, PausedTurnMemory
 from springtail.messages import ChatResponse, Message, SystemMessage
 
 __all__ = ["MessageChatMemoryAdvisor"]
 
 _STATE_KEY: Final[str] = "springtail.memory_advisor.state"
-T = TypeVar("T")
 
 
 class _State:
@@ -74,7 +88,7 @@ class MessageChatMemoryAdvisor:
     never saved by this advisor.
     """
 
-    __slots__ = ("_conversation_id", "_memory", "_order")
+    __slots__ = ("_conversation_id", "_memory", "_order", "_pausable")
 
     def __init__(
         self,
@@ -87,6 +101,7 @@ class MessageChatMemoryAdvisor:
         self._memory = chat_memory
         self._conversation_id = conversation_id
         self._order = order
+        self._pausable = isinstance(chat_memory, PausedTurnMemory)
 
     @property
     def name(self) -> str:
@@ -109,9 +124,42 @@ class MessageChatMemoryAdvisor:
             f"order={self._order})"
         )
 
+    def paused_turn_store(self, context: dict[str, Any]) -> PausedTurnStore | None:
+        """Where the request's paused turn is kept: this memory, the request's conversation.
+
+        ``None`` when the memory cannot keep paused turns. The client asks
+        every advisor of a request for one, before the chain runs, so the tool
+        loop finds the memory wherever this advisor sits.
+        """
+        if not self._pausable:
+            return None
+        return PausedTurnStore(cast(PausedTurnMemory, self._memory), self._conversation(context))
+
     def _conversation(self, context: dict[str, Any]) -> str:
         value = context.get(ChatMemory.CONVERSATION_ID)
         return str(value) if value else self._conversation_id
+
+    def _settle(self, conversation_id: str) -> list[Message]:
+        """Refuse a new message while calls wait; close the turn whose approvals all expired.
+
+        Returns the closed turn's reply and denials, to be saved before the
+        new message (nothing when no turn waits).
+        """
+        from springtail.execution import ApprovalConflictError, ApprovalPendingError
+
+        memory = cast(PausedTurnMemory, self._memory)
+        paused = memory.paused_turn(conversation_id)
+        if paused is None:
+            return []
+        now = datetime.now(UTC)
+        waiting = paused.waiting(now)
+        if waiting:
+            raise ApprovalPendingError(conversation_id, waiting)
+        try:
+            closed = memory.take_paused_turn(conversation_id, {}, now=now)
+        except ApprovalConflictError:
+            return []  # another request closed it meanwhile
+        return list(closed.denied_exchange())
 
     def _before(self, request: ChatClientRequest) -> tuple[ChatClientRequest, str]:
         context = request.context
@@ -131,10 +179,14 @@ class MessageChatMemoryAdvisor:
                 state.sent = messages
             return request.with_prompt(request.prompt.with_messages(messages)), conversation_id
 
+        resuming = DECISIONS_KEY in context or RESUME_KEY in context
+        new = self._settle(conversation_id) if self._pausable and not resuming else []
         systems: list[Message] = []
-        new: list[Message] = []
         for message in request.prompt.messages:
-            (systems if type(message) is SystemMessage else new).append(message)
+            if type(message) is SystemMessage:
+                systems.append(message)
+            elif not any(message is a for a in added):  # a resumed turn's call and answers
+                new.append(message)
         new.extend(added)
         history = self._memory.get(conversation_id)
         messages = systems
@@ -161,16 +213,16 @@ class MessageChatMemoryAdvisor:
         self, request: ChatClientRequest, chain: CallAdvisorChain
     ) -> ChatClientResponse:
         """Add the history, pass the request on, remember the exchange."""
-        advised, conversation_id = await _off_the_loop(self._before, request)
+        advised, conversation_id = await off_the_loop(self._before, request)
         response = await chain.next_call(advised)
-        await _off_the_loop(self._after, response.chat_response, conversation_id)
+        await off_the_loop(self._after, response.chat_response, conversation_id)
         return response
 
     async def advise_stream(
         self, request: ChatClientRequest, chain: StreamAdvisorChain
     ) -> AsyncIterator[ChatClientResponse]:
         """Add the history, stream the answer through, remember it once it is complete."""
-        advised, conversation_id = await _off_the_loop(self._before, request)
+        advised, conversation_id = await off_the_loop(self._before, request)
         aggregator = StreamAggregator()
         async for response in chain.next_stream(advised):
             if response.event is None:
@@ -185,20 +237,15 @@ class MessageChatMemoryAdvisor:
                 aggregator = StreamAggregator()
                 aggregator.add(response.chat_response)
             yield response
-        await _off_the_loop(self._after, aggregator.response(), conversation_id)
+        await off_the_loop(self._after, aggregator.response(), conversation_id)
 
 
-_LOOP_ENDINGS = frozenset({LIMIT_EXCEEDED_FINISH_REASON, MODEL_CALL_LIMIT_FINISH_REASON})
+_LOOP_ENDINGS = frozenset(
+    {LIMIT_EXCEEDED_FINISH_REASON, MODEL_CALL_LIMIT_FINISH_REASON, APPROVAL_REQUIRED_FINISH_REASON}
+)
 
 
 def _ends_the_loop(chunk: ChatResponse) -> bool:
-    """Whether ``chunk`` is an answer the tool loop wrote itself because a limit was reached."""
+    """Whether ``chunk`` is an answer the tool loop wrote itself (a limit, or a pause)."""
     result = chunk.result
     return result is not None and result.metadata.finish_reason in _LOOP_ENDINGS
-
-
-async def _off_the_loop(function: Callable[..., T], *args: Any) -> T:
-    """Run memory I/O where it cannot stall other work on an application's event loop."""
-    if on_private_loop():
-        return function(*args)
-    return await asyncio.to_thread(function, *args)

@@ -19,6 +19,7 @@ from springtail.client._advisor import (
     ChatClientResponse,
 )
 from springtail.client._chain import CallChain, StreamChain
+from springtail.client._paused_turns import DECISIONS_KEY, RESUME_KEY, STORE_KEY
 from springtail.client._tool_calling import ToolCallingAdvisor
 from springtail.client._tools import ResolvedTools, check_unique
 from springtail.messages import (
@@ -32,6 +33,8 @@ from springtail.messages import (
 from springtail.models._base import ChatModel
 
 if TYPE_CHECKING:
+    from springtail.execution import ToolCallDecision
+    from springtail.memory import PausedTurn
     from springtail.tools import ToolCallback
 
 __all__ = ["PreparedRequest", "default_tool_calling_advisor"]
@@ -71,6 +74,10 @@ class PreparedRequest:
     auto_register: bool
     ready_options: ChatOptions | None = None
     """The final options when the request adds nothing to the client's (built once)."""
+    decisions: Mapping[str, ToolCallDecision] | None = None
+    """Decisions on a paused turn's calls: this request resumes that turn."""
+    resume: PausedTurn | None = None
+    """The paused turn to resume, given as a value (``spec.resume(turn)``)."""
 
     def _callbacks(self) -> list[ToolCallback]:
         callbacks: list[ToolCallback] = []
@@ -119,6 +126,23 @@ class PreparedRequest:
         context = dict(self.params)
         if extra:
             context.update(extra)
+        if self.decisions is not None or self.resume is not None:
+            if not any(isinstance(a, ToolCallingAdvisor) for a in advisors):
+                raise ValueError(
+                    "Resuming a paused turn needs the tool loop, but this request's chain has "
+                    "no ToolCallingAdvisor (tool_calling_auto_register is off, or it offers no "
+                    "tools); offer the same tools as the request that paused."
+                )
+            if self.decisions is not None:
+                context[DECISIONS_KEY] = self.decisions
+            if self.resume is not None:
+                context[RESUME_KEY] = self.resume
+        for advisor in advisors:
+            # The conversation's chat memory keeps its paused turn; the loop finds it here.
+            find = getattr(advisor, "paused_turn_store", None)
+            if find is not None and (store := find(context)) is not None:
+                context[STORE_KEY] = store
+                break
         return ChatClientRequest(Prompt(self.messages, options), context), advisors
 
     async def call(self, extra: Mapping[str, Any] | None = None) -> ChatClientResponse:

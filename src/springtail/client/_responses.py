@@ -12,14 +12,19 @@ Spring ``Flux`` does.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Iterator
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from springtail._sync import iterate_sync, run_sync
 from springtail.client._advisor import ChatClientResponse
 from springtail.client._entity import reask_entity
 from springtail.client._events import StreamEvent, TextDelta
+from springtail.client._paused_turns import paused_turn_of
 from springtail.client._request import PreparedRequest
 from springtail.messages import ChatResponse
+
+if TYPE_CHECKING:
+    from springtail.execution import PendingApproval
+    from springtail.memory import PausedTurn
 
 __all__ = ["CallResponse", "StreamResponse", "SyncOrAsyncIterable"]
 
@@ -86,6 +91,28 @@ class CallResponse:
     def entity(self, target: type[T], *, max_retries: int = 1) -> T:
         """The kept answer parsed and validated as ``target``; see :meth:`aentity`."""
         return run_sync(self.aentity(target, max_retries=max_retries))
+
+    async def apaused_turn(self) -> PausedTurn | None:
+        """The turn that waits for a person's decision, when the request paused."""
+        return paused_turn_of(self._result.chat_response)
+
+    def paused_turn(self) -> PausedTurn | None:
+        """The turn that waits for a person's decision, when the request paused.
+
+        The finish reason is then ``"approvalRequired"``. With chat memory the
+        turn is stored already; without, keep ``paused_turn().to_json()`` and
+        resume with ``client.prompt().resume(json).approve(call_id)``.
+        """
+        return paused_turn_of(self._result.chat_response)
+
+    async def apending_approvals(self) -> tuple[PendingApproval, ...]:
+        """The calls that wait for a decision (empty when the request did not pause)."""
+        return self.pending_approvals()
+
+    def pending_approvals(self) -> tuple[PendingApproval, ...]:
+        """The calls that wait for a decision (empty when the request did not pause)."""
+        turn = paused_turn_of(self._result.chat_response)
+        return turn.pending if turn is not None else ()
 
 
 class SyncOrAsyncIterable(Generic[E]):

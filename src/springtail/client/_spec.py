@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from springtail._sync import run_sync
 from springtail.client._chain import OUTPUT_FORMAT_KEY
@@ -27,6 +27,10 @@ from springtail.messages import (
     ToolResponseMessage,
     UserMessage,
 )
+
+if TYPE_CHECKING:
+    from springtail.execution import ToolCallDecision
+    from springtail.memory import PausedTurn
 
 __all__ = ["ChatClientRequestSpec"]
 
@@ -47,10 +51,12 @@ class ChatClientRequestSpec:
 
     __slots__ = (
         "_advisors",
+        "_decisions",
         "_defaults",
         "_messages",
         "_options",
         "_params",
+        "_resume",
         "_system",
         "_tool_context",
         "_tools",
@@ -67,6 +73,8 @@ class ChatClientRequestSpec:
         self._advisors: list[Any] = []
         self._params: dict[str, Any] = {}
         self._options: ChatOptions | None = None
+        self._decisions: dict[str, ToolCallDecision] | None = None
+        self._resume: PausedTurn | None = None
 
     def system(self, text: str) -> ChatClientRequestSpec:
         """The system text for this request, in place of the client's default."""
@@ -126,6 +134,48 @@ class ChatClientRequestSpec:
         self._options = options if self._options is None else self._options.merge(options)
         return self
 
+    # -- resuming a paused turn ---------------------------------------------------
+
+    def approve(self, *call_ids: str) -> ChatClientRequestSpec:
+        """Resume the conversation's paused turn, running these waiting calls.
+
+        The request then brings no new message: the tool loop takes the paused
+        turn from the conversation's chat memory (or from :meth:`resume`),
+        runs the approved calls, answers the denied ones, and the model goes
+        on. Every call that waits needs a decision in the same request.
+        """
+        return self.decide(dict.fromkeys(call_ids, True))
+
+    def deny(self, *call_ids: str, message: str | None = None) -> ChatClientRequestSpec:
+        """Resume the paused turn without running these calls; the model reads ``message``."""
+        from springtail.execution import ToolCallDecision
+
+        return self.decide(dict.fromkeys(call_ids, ToolCallDecision.deny(message)))
+
+    def decide(self, decisions: Mapping[str, ToolCallDecision | bool]) -> ChatClientRequestSpec:
+        """Decisions for the paused turn's calls by id: True, False or a ``ToolCallDecision``."""
+        from springtail.execution._deferred import as_decisions
+
+        found = as_decisions(decisions)
+        self._decisions = {**(self._decisions or {}), **found}
+        return self
+
+    def resume(self, turn: PausedTurn | str) -> ChatClientRequestSpec:
+        """Resume this paused turn (a ``PausedTurn``, or its JSON) instead of one in chat memory.
+
+        For code without chat memory, which kept ``response.paused_turn()``
+        (it carries the conversation), and for code that took the turn from
+        its memory itself (``memory.take_paused_turn(...)``, already decided).
+        """
+        from springtail.memory import PausedTurn
+
+        if isinstance(turn, str):
+            turn = PausedTurn.from_json(turn)
+        elif not isinstance(turn, PausedTurn):
+            raise TypeError(f"resume() takes a PausedTurn or its JSON, got {type(turn).__name__}")
+        self._resume = turn
+        return self
+
     def _prepare(self) -> PreparedRequest:
         defaults = self._defaults
         options = defaults.options
@@ -138,9 +188,20 @@ class ChatClientRequestSpec:
             else defaults.tool_context
         )
         system = self._system if self._system is not None else defaults.system
-        user = self._user if self._user is not None else defaults.user
-        messages = build_messages(system, self._messages, user)
-        if not messages:
+        resuming = self._decisions is not None or self._resume is not None
+        if resuming:
+            if self._user:
+                raise ValueError(
+                    "A request that resumes a paused turn brings decisions, not a new message; "
+                    "send the message once the turn is answered."
+                )
+            user = None
+            earlier = [*self._resume.messages, *self._messages] if self._resume else self._messages
+        else:
+            user = self._user if self._user is not None else defaults.user
+            earlier = self._messages
+        messages = build_messages(system, earlier, user)
+        if not messages and not resuming:
             raise ValueError(
                 "The request has no messages: give a user text with prompt('...') or "
                 ".user('...'), or earlier messages with .messages(...)."
@@ -156,6 +217,8 @@ class ChatClientRequestSpec:
             advisors=defaults.advisors + tuple(self._advisors),
             params={**defaults.params, **self._params} if defaults.params else dict(self._params),
             auto_register=defaults.auto_register,
+            decisions=self._decisions,
+            resume=self._resume,
         )
 
     def call(self) -> CallResponse:

@@ -10,9 +10,9 @@ and one final response.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from springtail.client._advisor import (
     HIGHEST_PRECEDENCE,
@@ -23,7 +23,14 @@ from springtail.client._advisor import (
     StreamAdvisorChain,
 )
 from springtail.client._aggregate import StreamAggregator
-from springtail.client._events import ToolEventQueue
+from springtail.client._events import ToolEventQueue, TurnPaused
+from springtail.client._paused_turns import (
+    APPROVAL_REQUIRED_FINISH_REASON,
+    STORE_KEY,
+    pause_turn,
+    paused_response,
+    resumed_turn,
+)
 from springtail.messages import (
     AssistantMessage,
     ChatResponse,
@@ -45,6 +52,7 @@ if TYPE_CHECKING:
     )
 
 __all__ = [
+    "APPROVAL_REQUIRED_FINISH_REASON",
     "DEFAULT_MAX_MODEL_CALLS",
     "LIMIT_EXCEEDED_FINISH_REASON",
     "MODEL_CALL_LIMIT_FINISH_REASON",
@@ -131,7 +139,11 @@ class ToolCallingAdvisor:
     generation saying so, ``finish_reason == "toolCallLimitExceeded"``), or
     when the turn's model calls are used up and the last response still asks
     for tools (``finish_reason == "modelCallLimitExceeded"``; those tools do
-    not run). The call limits count the whole turn, kept by the loop in a
+    not run), or when the approver deferred calls to a person
+    (``finish_reason == "approvalRequired"``: the other calls of that reply
+    ran, and the turn is stored in the request's chat memory, or handed back
+    as a ``PausedTurn``; a later request with the decisions resumes it).
+    The call limits count the whole turn, kept by the loop in a
     ``ToolTurn``, whatever the prompt carries. Token usage of the final
     response is the sum over all iterations.
 
@@ -262,8 +274,14 @@ class ToolCallingAdvisor:
     async def advise_call(
         self, request: ChatClientRequest, chain: CallAdvisorChain
     ) -> ChatClientResponse:
-        """Call the model, run its tool calls and call it again until it answers."""
-        from springtail.execution import ToolCallLimitExceededError, ToolExecutionResult, ToolTurn
+        """Call the model, run its tool calls and call it again until it answers.
+
+        A request that resumes a paused turn (it brings decisions) first runs
+        the approved calls of that turn and answers the denied ones, then
+        calls the model with the results. A call whose approver defers it
+        ends the turn: the response's finish reason is ``"approvalRequired"``.
+        """
+        from springtail.execution import ToolCallLimitExceededError, ToolTurn
 
         manager = self.tool_calling_manager
         turn = ToolTurn()
@@ -271,6 +289,22 @@ class ToolCallingAdvisor:
         current = self._with_named_tools(request)
         search = self._begin()
         model_calls = 0
+        resumed = await resumed_turn(current.context)
+        if resumed is not None:
+            replay = ChatResponse.of(resumed.assistant)
+            try:
+                result = await manager.aexecute_tool_calls(
+                    current.prompt,
+                    replay,
+                    turn=turn,
+                    decisions=resumed.decisions,
+                    results=resumed.results,
+                )
+            except ToolCallLimitExceededError as error:
+                return ChatClientResponse(_limit_response(error, replay), current.context)
+            if result.return_direct:
+                return ChatClientResponse(_direct_response(result, replay), current.context)
+            current = self._next_request(current, result)
         while True:
             offered = search.offer(current) if search is not None else current
             response = await chain.next_call(offered)
@@ -289,11 +323,13 @@ class ToolCallingAdvisor:
             except ToolCallLimitExceededError as error:
                 final = _limit_response(error, chat_response)
                 return response.with_chat_response(_with_usage(final, usage))
+            if result.pending_approvals:
+                store = current.context.get(STORE_KEY)
+                paused = await pause_turn(current.prompt, chat_response, result, store)
+                final = paused_response(paused, chat_response)
+                return response.with_chat_response(_with_usage(final, usage))
             if result.return_direct:
-                final = ChatResponse(
-                    tuple(ToolExecutionResult.build_generations(result)),
-                    chat_response.metadata,
-                )
+                final = _direct_response(result, chat_response)
                 return response.with_chat_response(_with_usage(final, usage))
             current = self._next_request(current, result)
 
@@ -308,9 +344,10 @@ class ToolCallingAdvisor:
         each call's start, approval and end go out as event responses while
         they happen. Usage of the iterations whose chunks were held back is
         added to the next chunk that goes out, so summing chunk usage gives
-        the total.
+        the total. A turn that pauses for a person's decision ends with a
+        ``TurnPaused`` event and the ``"approvalRequired"`` response.
         """
-        from springtail.execution import ToolCallLimitExceededError, ToolExecutionResult, ToolTurn
+        from springtail.execution import ToolCallLimitExceededError, ToolTurn
 
         manager = self.tool_calling_manager
         turn = ToolTurn()
@@ -318,6 +355,32 @@ class ToolCallingAdvisor:
         current = self._with_named_tools(request)
         search = self._begin()
         model_calls = 0
+        resumed = await resumed_turn(current.context)
+        if resumed is not None:
+            replay = ChatResponse.of(resumed.assistant)
+            outcome = _Outcome()
+            try:
+                async for event in _executing(
+                    manager.aexecute_tool_calls(
+                        current.prompt,
+                        replay,
+                        turn=turn,
+                        listeners=(outcome.events,),
+                        decisions=resumed.decisions,
+                        results=resumed.results,
+                    ),
+                    outcome,
+                    current.context,
+                ):
+                    yield event
+            except ToolCallLimitExceededError as error:
+                yield ChatClientResponse(_limit_response(error, replay), current.context)
+                return
+            result = outcome.result
+            if result.return_direct:
+                yield ChatClientResponse(_direct_response(result, replay), current.context)
+                return
+            current = self._next_request(current, result)
         while True:
             offered = search.offer(current) if search is not None else current
             aggregator = StreamAggregator()
@@ -363,33 +426,72 @@ class ToolCallingAdvisor:
                 return
             if search is not None:
                 offered = search.admit(offered, current, full)
-            events = ToolEventQueue()
-            task = asyncio.get_running_loop().create_task(
-                manager.aexecute_tool_calls(offered.prompt, full, turn=turn, listeners=(events,))
-            )
-            task.add_done_callback(events.close)
+            outcome = _Outcome()
             try:
-                while (event := await events.queue.get()) is not None:
-                    yield ChatClientResponse(_EMPTY, context, event)
-                result = task.result()
+                async for event in _executing(
+                    manager.aexecute_tool_calls(
+                        offered.prompt, full, turn=turn, listeners=(outcome.events,)
+                    ),
+                    outcome,
+                    context,
+                ):
+                    yield event
             except ToolCallLimitExceededError as error:
                 final = _limit_response(error, full)
                 yield ChatClientResponse(_with_usage(final, carry), context)
                 return
-            finally:
-                if not task.done():
-                    # The consumer stopped or was cancelled mid-execution: stop the tools.
-                    task.cancel()
-                    await asyncio.gather(task, return_exceptions=True)
-                elif not task.cancelled():
-                    task.exception()  # seen here or re-raised by the loop (Ctrl-C)
+            result = outcome.result
+            if result.pending_approvals:
+                store = current.context.get(STORE_KEY)
+                paused = await pause_turn(current.prompt, full, result, store)
+                yield ChatClientResponse(_EMPTY, context, TurnPaused(paused))
+                final = paused_response(paused, full, streamed=True)
+                yield ChatClientResponse(_with_usage(final, carry), context)
+                return
             if result.return_direct:
-                final = ChatResponse(
-                    tuple(ToolExecutionResult.build_generations(result)), full.metadata
-                )
+                final = _direct_response(result, full)
                 yield ChatClientResponse(_with_usage(final, carry), context)
                 return
             current = self._next_request(current, result)
+
+
+class _Outcome:
+    """What one streamed execution produced: its events' queue, then its result."""
+
+    __slots__ = ("events", "result")
+
+    def __init__(self) -> None:
+        self.events = ToolEventQueue()
+        self.result: ToolExecutionResult
+
+
+async def _executing(
+    execution: Coroutine[Any, Any, ToolExecutionResult],
+    outcome: _Outcome,
+    context: dict[str, Any],
+) -> AsyncIterator[ChatClientResponse]:
+    """Run ``execution``, yielding its tool events as they happen, into ``outcome``."""
+    events = outcome.events
+    task = asyncio.get_running_loop().create_task(execution)
+    task.add_done_callback(events.close)
+    try:
+        while (event := await events.queue.get()) is not None:
+            yield ChatClientResponse(_EMPTY, context, event)
+        outcome.result = task.result()
+    finally:
+        if not task.done():
+            # The consumer stopped or was cancelled mid-execution: stop the tools.
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+        elif not task.cancelled():
+            task.exception()  # seen here or re-raised by the loop (Ctrl-C)
+
+
+def _direct_response(result: ToolExecutionResult, last: ChatResponse) -> ChatResponse:
+    """The tools' results as the answer, for a turn whose executed tools are all return-direct."""
+    from springtail.execution import ToolExecutionResult
+
+    return ChatResponse(tuple(ToolExecutionResult.build_generations(result)), last.metadata)
 
 
 _EMPTY = ChatResponse(())
