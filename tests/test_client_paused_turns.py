@@ -507,3 +507,32 @@ def test_a_paused_turn_survives_every_window_size_whole(
     assert len(after) <= window
     assert memory.paused_turn("cv") is None
     assert after[-1] == AssistantMessage(text)  # the answer, even in a window of one
+
+
+def test_a_turn_narrowed_by_tool_search_pauses_and_resumes(tmp_path: Path) -> None:
+    from springtail import ToolSearch
+
+    @tool
+    def weather_forecast(city: str) -> str:
+        """Weather forecast for a city for the next days."""
+        return "sunny"
+
+    memory = sqlite_memory(tmp_path / "chat.db")
+    tools = (weather_forecast, reserve, lookup)
+
+    def searching(model: ChatModel) -> ChatClient:
+        manager = ToolCallingManager(approver=defer_approval)
+        loop = ToolCallingAdvisor(manager, tool_search=ToolSearch(max_tools=2))
+        return ChatClient(
+            model, tools=list(tools), advisors=[loop, MessageChatMemoryAdvisor(memory)]
+        )
+
+    asked = asking()
+    paused = in_("cv", searching(asked).prompt("Reserve 2 units of stock of SKU-1")).call()
+    assert [p.id for p in paused.pending_approvals()] == ["c2"]
+    offered = asked.prompts[0].options
+    assert offered is not None
+    assert "weather_forecast" not in [c.tool_definition.name for c in offered.tool_callbacks]
+    text = in_("cv", searching(answering()).prompt().approve("c2")).call().content()
+    assert text == "Done: SKU-1: 12 in stock; Reserved 2 of SKU-1"
+    assert RAN == ["lookup SKU-1", "reserve SKU-1 2"]
