@@ -14,7 +14,7 @@ Two parts, both on the cases of ``bench/matrix`` for support-bot's tools:
 
     python -m bench --only tool-search              # the scripted part (seconds)
     python -m bench --only tool-search-model        # the embedded model (minutes)
-    python -m bench.tool_search [scripted|model]
+    python -m bench.tool_search [scripted|model] [--prompt NAME ...]
 """
 
 from __future__ import annotations
@@ -292,10 +292,11 @@ def model_tables(
 
     chosen = {name: PROMPTS[name] for name in prompts}
 
+    # Tool search first: on a busy machine it is the figure a cut-short run must not lose.
     configs = [
+        _Config("113 tools, retrieve (support-bot --mcp)", _cases(True), bot_search()),
         _Config("13 tools", _cases(False), None),
         _Config("113 tools, no search", _cases(True), None),
-        _Config("113 tools, retrieve (support-bot --mcp)", _cases(True), bot_search()),
     ]
     model = LlamaCppChatModel(model_name, n_threads=n_threads)
     try:
@@ -325,7 +326,7 @@ def model_tables(
 
 
 def _model_table(model_name: str, configs: list[_Config], prompts: Sequence[str]) -> str:
-    base = configs[0]
+    base = next(c for c in configs if c.label == "13 tools")
     base_share = _share(base.results)
     lines = []
     for config in configs:
@@ -374,8 +375,17 @@ def _share(results: list[TurnResult]) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    for part in (argv if argv is not None else sys.argv[1:]) or ["scripted"]:
-        tables = scripted_tables() if part == "scripted" else model_tables()
+    args = list(argv if argv is not None else sys.argv[1:])
+    prompts: list[str] = []
+    while "--prompt" in args:
+        at = args.index("--prompt")
+        prompts.append(args[at + 1])
+        del args[at : at + 2]
+    for part in args or ["scripted"]:
+        if part == "scripted":
+            tables = scripted_tables()
+        else:
+            tables = model_tables(prompts=prompts or tuple(PROMPTS))
         for text in tables:
             print(text, flush=True)
     return 0

@@ -127,6 +127,7 @@ class ToolSearch:
         "_cache",
         "_estimate",
         "_factory",
+        "_last",
         "_lock",
         "_max_results",
         "_max_tokens",
@@ -175,6 +176,7 @@ class ToolSearch:
         self._estimate = token_estimator or estimated_tool_tokens
         self._cache: OrderedDict[tuple[ToolDefinition, ...], _IndexedSet] = OrderedDict()
         self._lock = threading.Lock()
+        self._last: _IndexedSet | None = None
 
     @property
     def mode(self) -> ToolSearchMode:
@@ -225,10 +227,14 @@ class ToolSearch:
     def _indexed(self, tools: Sequence[ToolCallback]) -> _IndexedSet:
         """The index of this tool set: from the cache, or built now (the set is new or changed)."""
         key = tuple(cb.tool_definition for cb in tools)
+        last = self._last
+        if last is not None and _same(last.definitions, key):
+            return last  # the usual case: the tool set of the previous request, as it was
         with self._lock:
             entry = self._cache.get(key)
             if entry is not None:
                 self._cache.move_to_end(key)
+                self._last = entry
                 return entry
         names = tuple(d.name for d in key)
         entry = _IndexedSet(
@@ -242,6 +248,7 @@ class ToolSearch:
             self._cache[key] = entry
             while len(self._cache) > _INDEX_CACHE_SIZE:
                 self._cache.popitem(last=False)
+        self._last = entry
         return entry
 
     def _fits(self, entry: _IndexedSet) -> bool:
@@ -253,12 +260,12 @@ class ToolSearch:
     def _pick(self, entry: _IndexedSet, query: str, *, keep: Collection[str] = ()) -> set[int]:
         """Positions of the tools to offer: always-on, ``keep``, then the best matches that fit."""
         names = entry.names
-        chosen = {i for i, n in enumerate(names) if n in self._always_on or n in keep}
+        position = entry.position
+        chosen = {position[n] for n in (*self._always_on, *keep) if n in position}
         count = len(chosen)
         tokens = sum(entry.tokens[i] for i in chosen)
         if self._mode == "search_tool":
             return chosen
-        position = entry.position
         hits = entry.index.search(query, limit=len(names))
         floor = hits[0].score * self._min_ratio if hits else 0.0
         for hit in hits:
@@ -417,6 +424,11 @@ class ToolSearchTurn:
                 )
             elif isinstance(message, AssistantMessage) and message.text:
                 self._turn_text.append(message.text[:_TURN_TEXT_CHARS])
+
+
+def _same(a: tuple[ToolDefinition, ...], b: tuple[ToolDefinition, ...]) -> bool:
+    """The same definition objects in the same order: no hashing, no comparing schemas."""
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
 
 
 def _short(text: str, limit: int = 160) -> str:
