@@ -47,7 +47,7 @@ from support_bot.steps._base import SYSTEM_PROMPT
 from support_bot.steps.final import MEMORY_WINDOW, final_client
 from support_bot.tools import all_tools
 
-__all__ = ["ChatService", "ConversationBusyError", "Turn", "TurnEvent"]
+__all__ = ["ChatService", "ConversationBusyError", "ServeTurn", "TurnEvent"]
 
 log = logging.getLogger("support_bot.serve")
 
@@ -68,8 +68,8 @@ class TurnEvent:
 
 
 @dataclass(eq=False)
-class Turn:
-    """A running turn: its events and the approvals it waits for."""
+class ServeTurn:
+    """A web turn while it runs: the events queued for its client and the approvals it awaits."""
 
     conversation_id: str
     text: str
@@ -86,7 +86,9 @@ class Turn:
         self.emit("queued", position=position)
 
 
-_current_turn: ContextVar[Turn | None] = ContextVar("support_bot_serve_current_turn", default=None)
+_current_turn: ContextVar[ServeTurn | None] = ContextVar(
+    "support_bot_serve_current_turn", default=None
+)
 
 
 class ChatService:
@@ -118,7 +120,7 @@ class ChatService:
         self._tools = all_tools(store)
         self._client = final_client(model, tools=self._tools, memory=self.memory, manager=manager)
         self.gate = ModelGate(1 if config.serial_model else config.max_concurrent_turns)
-        self._active: dict[str, Turn] = {}
+        self._active: dict[str, ServeTurn] = {}
 
     def warm_up(self) -> None:
         """Evaluate the system prompt and the tool definitions once, before taking requests.
@@ -138,7 +140,7 @@ class ChatService:
         except Exception:
             log.warning("warming the embedded model up failed", exc_info=True)
 
-    def start(self, conversation_id: str, text: str) -> Turn:
+    def start(self, conversation_id: str, text: str) -> ServeTurn:
         """Claim the conversation for a new turn (run it with :meth:`run`).
 
         Raises:
@@ -146,11 +148,11 @@ class ChatService:
         """
         if conversation_id in self._active:
             raise ConversationBusyError(conversation_id)
-        turn = Turn(conversation_id, text)
+        turn = ServeTurn(conversation_id, text)
         self._active[conversation_id] = turn
         return turn
 
-    async def run(self, turn: Turn) -> None:
+    async def run(self, turn: ServeTurn) -> None:
         """Run the turn to its end, publishing events; saves it only when it completes."""
         token = _current_turn.set(turn)
         try:
@@ -175,7 +177,7 @@ class ChatService:
             for pending in turn.approvals.values():
                 pending.cancel()
 
-    async def _run(self, turn: Turn) -> None:
+    async def _run(self, turn: ServeTurn) -> None:
         cid = turn.conversation_id
         started = time.perf_counter()
         with self.memory.turn() as buffer:
