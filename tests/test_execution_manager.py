@@ -126,6 +126,19 @@ async def test_only_the_first_generation_with_tool_calls_runs() -> None:
     assert result.conversation_history[-2] == response.results[1].output
 
 
+async def test_two_offered_tools_with_one_name_are_refused_not_shadowed() -> None:
+    """An MCP server's ``calculate`` silently shadowed the local one; ChatClient refused it."""
+    local, remote = echo("calculate"), echo("calculate")
+    manager = ToolCallingManager()
+    prompt = prompt_with(local, remote, echo("other"))
+    with pytest.raises(ValueError, match=r"'calculate' offered more than once") as refused:
+        await manager.aexecute_tool_calls(prompt, calls_response(("calculate", "{}")))
+    assert "\n" not in str(refused.value)
+    assert local.inputs == remote.inputs == []
+    with pytest.raises(ValueError, match=r"'calculate' offered more than once"):
+        manager.resolve_tool_definitions(prompt.options)
+
+
 async def test_history_is_prompt_then_assistant_then_one_message_in_call_order() -> None:
     # The first call can only finish after the second: order must follow the
     # calls, not the completions.

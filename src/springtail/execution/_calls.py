@@ -29,6 +29,7 @@ from springtail.execution._processor import ToolExecutionExceptionProcessor
 from springtail.messages import ToolCall, ToolResponse
 from springtail.tools._callback import ToolCallback
 from springtail.tools._context import ToolContext
+from springtail.tools._converter import cut_result
 from springtail.tools._definition import ToolDefinition
 from springtail.tools._errors import ToolExecutionError
 
@@ -276,11 +277,4 @@ class CallRunner:
             return self._pool
 
     def _cut(self, text: str) -> str:
-        limit = self._max_result_chars
-        if limit is None or len(text) <= limit:
-            return text
-        cut = len(text) - limit
-        return (
-            f"{text[:limit]}\n[Result truncated: {cut} of {len(text)} characters were cut "
-            f"to fit the {limit}-character limit.]"
-        )
+        return cut_result(text, self._max_result_chars)

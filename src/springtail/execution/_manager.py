@@ -221,14 +221,12 @@ class ToolCallingManager:
         both ways appears once.
 
         Raises:
-            ValueError: a name in ``tool_names`` is not known anywhere.
+            ValueError: a name in ``tool_names`` is not known anywhere, or two
+                tool callbacks share a name.
         """
         if options is None:
             return []
-        found: dict[str, ToolDefinition] = {}
-        for callback in options.tool_callbacks:
-            definition = callback.tool_definition
-            found.setdefault(definition.name, definition)
+        found = {name: cb.tool_definition for name, cb in _offered(options).items()}
         missing: list[str] = []
         for name in options.tool_names:
             if name in found:
@@ -315,7 +313,8 @@ class ToolCallingManager:
             conversation is not ready for the model until they are decided.
 
         Raises:
-            ValueError: the response asks for no tool call.
+            ValueError: the response asks for no tool call, or two of the
+                request's tool callbacks share a name.
             ToolCallLimitExceededError: a call limit was reached and
                 ``on_limit_exceeded="raise"``; the calls within the limits
                 ran and are in ``partial_result``.
@@ -328,8 +327,7 @@ class ToolCallingManager:
         context: Any = None
         offered_names: tuple[str, ...] = ()
         if options is not None:
-            for callback in options.tool_callbacks:
-                callbacks.setdefault(callback.tool_definition.name, callback)
+            callbacks = _offered(options)
             context = options.tool_context
             offered_names = options.tool_names
         if not isinstance(context, ToolContext):
@@ -480,6 +478,28 @@ def _result(
     if pending:
         return ToolExecutionResult(history, False, tuple(pending))
     return ToolExecutionResult(history, bool(done) and direct)
+
+
+def _offered(options: ChatOptions) -> dict[str, ToolCallback]:
+    """The request's tool callbacks by name; two under one name are refused, as ChatClient does.
+
+    Running the first of them silently would let one tool shadow another
+    (an MCP server's ``calculate`` the application's own).
+    """
+    callbacks: dict[str, ToolCallback] = {}
+    repeated: list[str] = []
+    for callback in options.tool_callbacks:
+        name = callback.tool_definition.name
+        if name in callbacks and name not in repeated:
+            repeated.append(name)
+        callbacks.setdefault(name, callback)
+    if repeated:
+        raise ValueError(
+            f"Tool name(s) {', '.join(map(repr, repeated))} offered more than once in this "
+            "request's tool callbacks, so the model could not tell them apart. Give one of "
+            "them another name (@tool(name=...), or an MCP client's prefix)."
+        )
+    return callbacks
 
 
 def _first_with_tool_calls(chat_response: ChatResponse) -> AssistantMessage:

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any, TypeAlias
 
-__all__ = ["DefaultToolCallResultConverter", "ToolCallResultConverter"]
+__all__ = ["DefaultToolCallResultConverter", "ToolCallResultConverter", "cut_result"]
 
 ToolCallResultConverter: TypeAlias = Callable[[Any, "type | None"], str]
 """Any ``(result, return_type) -> str`` callable; ``return_type`` is the tool's
@@ -50,3 +50,18 @@ class DefaultToolCallResultConverter:
 
     def __repr__(self) -> str:
         return "DefaultToolCallResultConverter()"
+
+
+def cut_result(text: str, limit: int | None) -> str:
+    """``text`` cut to ``limit`` characters, with a line that says how much was cut.
+
+    One wording wherever a result has a budget (the manager's
+    ``max_result_chars``, an MCP client's), so a model meets the same notice.
+    """
+    if limit is None or len(text) <= limit:
+        return text
+    cut = len(text) - limit
+    return (
+        f"{text[:limit]}\n[Result truncated: {cut} of {len(text)} characters were cut "
+        f"to fit the {limit}-character limit.]"
+    )
