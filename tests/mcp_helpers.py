@@ -31,6 +31,11 @@ def raw_sdk_server() -> StdioServer:
     return StdioServer(command=sys.executable, args=(str(REPO / "tests" / "mcp_raw_server.py"),))
 
 
+def broken_server() -> StdioServer:
+    """The server that misbehaves on purpose (``tests/mcp_broken_server.py``)."""
+    return StdioServer(command=sys.executable, args=(str(REPO / "tests" / "mcp_broken_server.py"),))
+
+
 def pid_gone(pid: int, within_s: float = 5.0) -> bool:
     """Whether process ``pid`` has ended (and been reaped) within ``within_s``."""
     deadline = time.monotonic() + within_s

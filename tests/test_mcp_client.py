@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sys
 import time
 from collections.abc import Iterator, Mapping
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import mcp_sample_tools
-from mcp_helpers import http_server, pid_gone, raw_sdk_server, springtail_serve
+from mcp_helpers import broken_server, http_server, pid_gone, raw_sdk_server, springtail_serve
 from springtail import (
     AssistantMessage,
     ChatClient,
@@ -371,3 +372,111 @@ def test_elicitation_answers_a_servers_approval_question(approve: bool, expected
                 reserve.call('{"sku": "K-1", "quantity": 2}')
     assert [m for m, _ in asked] == ['Allow reserve({"sku": "K-1", "quantity": 2})?']
     assert asked[0][1]["required"] == ["approve"]
+
+
+# -- broken servers (issue 22) ---------------------------------------------------
+
+
+def test_a_refused_call_is_an_error_result_and_the_session_stays_open() -> None:
+    with McpClient(broken_server(), name="broken", timeout=20) as client:
+        lookup = by_name(client)["lookup"]
+        with pytest.raises(ToolExecutionError) as refused:
+            lookup.call('{"id": "missing"}')  # JSON-RPC error -32000 "record not found"
+        assert str(refused.value) == "MCP server 'broken' refused the call: record not found"
+        assert client.connected
+        assert lookup.call('{"id": "7"}') == "record 7"
+        model = ScriptedChatModel([calls(("lookup", {"id": "missing"})), "not found"])
+        ChatClient(model, tools=client.tool_callbacks()).prompt("find it").call()
+        answer = model.prompts[1].messages[-1]
+        assert isinstance(answer, ToolResponseMessage)
+        assert answer.responses[0].is_error
+        assert answer.responses[0].response_data.endswith("refused the call: record not found")
+        assert client.connected
+
+
+def test_results_have_a_budget_and_say_what_was_cut() -> None:
+    with McpClient(broken_server(), name="broken", max_result_chars=1000) as client:
+        model = ScriptedChatModel([calls(("big", {})), "long"])
+        ChatClient(model, tools=client.tool_callbacks()).prompt("big").call()
+        with McpClient(broken_server(), name="default") as default:
+            whole = by_name(default)["big"].call("{}")
+    answer = model.prompts[1].messages[-1]
+    assert isinstance(answer, ToolResponseMessage)
+    cut = answer.responses[0].response_data
+    assert cut.startswith("x" * 1000 + "\n[Result truncated")
+    assert cut.endswith(
+        "[Result truncated: 4999000 of 5000000 characters were cut to fit the "
+        "1000-character limit.]"
+    )
+    assert len(whole) < 100_200
+    assert whole.endswith("to fit the 100000-character limit.]")
+    with pytest.raises(ValueError, match="max_result_chars"):
+        McpClient(broken_server(), max_result_chars=0)
+
+
+def test_the_servers_helpers_end_with_the_session() -> None:
+    with McpClient(broken_server(), name="broken") as client:
+        server = int(by_name(client)["spawn_helper"].call("{}"))
+        helper = int(by_name(client)["spawn_helper"].call("{}"))
+        assert not pid_gone(helper, within_s=0.2)
+    assert pid_gone(helper)
+    assert pid_gone(server)
+
+
+def test_a_server_that_exits_mid_call_fails_it_at_once(tmp_path: Path) -> None:
+    """Its helper holds stdout open, so the SDK saw no end and the call waited its timeout."""
+    pid_file = tmp_path / "helper.pid"
+    with McpClient(broken_server(), name="broken", timeout=60) as client:
+        started = time.perf_counter()
+        with pytest.raises(ToolExecutionError) as failed:
+            by_name(client)["helper_then_crash"].call(json.dumps({"pid_file": str(pid_file)}))
+        elapsed = time.perf_counter() - started
+        assert elapsed < 10, f"the call waited {elapsed:.1f} s for a server that had exited"
+        assert str(failed.value).endswith("stopped; it said: broken server: crashing on purpose.")
+        assert not client.connected
+        assert pid_gone(int(pid_file.read_text()))
+        with pytest.raises(ToolExecutionError, match="stopped"):
+            by_name(client)["lookup"].call('{"id": "1"}')
+
+
+def test_a_stray_line_and_an_unknown_block_are_one_sentence_each(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    with caplog.at_level(logging.WARNING), McpClient(broken_server(), name="broken") as client:
+        tools = by_name(client)
+        assert tools["stray"].call("{}") == "still here"
+        with pytest.raises(ToolExecutionError) as weird:
+            tools["weird_block"].call("{}")
+        assert client.connected
+    assert str(weird.value) == (
+        "MCP server 'broken' answered 'weird_block' with a result that is not valid MCP "
+        "(content block 1 has the unknown type 'weird')."
+    )
+    stray = [r for r in caplog.records if "stray line" in r.getMessage()]
+    assert len(stray) == 1
+    assert stray[0].getMessage().startswith("MCP server 'broken' (")
+    assert "wrote a line on stdout that is not an MCP message" in stray[0].getMessage()
+    assert all(r.exc_info is None for r in caplog.records)
+    assert all("\n" not in r.getMessage() for r in caplog.records)
+    assert not [r for r in caplog.records if "weird" in r.getMessage()]  # said once, as the answer
+
+
+def test_tools_a_model_cannot_call_are_left_out_in_one_sentence(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    with (
+        caplog.at_level(logging.WARNING),
+        McpClient(broken_server(), name="broken", prefix="b_") as client,
+    ):
+        names = sorted(by_name(client))
+        skipped = client.skipped_tools
+        assert by_name(client)["b_lookup"].call('{"id": "2"}') == "record 2"
+    usable = ["lookup", "big", "weird_block", "stray", "spawn_helper", "helper_then_crash"]
+    assert names == sorted(f"b_{name}" for name in usable)
+    assert skipped == ("", "has space", "new\nline", "x" * 300, "lookup")
+    [warning] = [r.getMessage() for r in caplog.records if "cannot be called" in r.getMessage()]
+    assert warning.startswith("MCP server 'broken' offers 5 tool(s) that cannot be called")
+    assert "'has space'" in warning
+    assert "'new\\nline'" in warning
+    assert "\n" not in warning
+    assert "b_NAME must be 1 to 64 letters" in warning

@@ -61,6 +61,25 @@ def test_files(tmp_path: Path) -> None:
         load_servers(path)
 
 
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-32", "latin-1"])
+def test_a_file_that_is_not_utf8_is_one_sentence_naming_it(tmp_path: Path, encoding: str) -> None:
+    path = tmp_path / "servers.json"
+    document = json.dumps({"mcpServers": {"café": {"command": "run-me"}}}, ensure_ascii=False)
+    path.write_text(document, encoding=encoding)
+    with pytest.raises(ValueError, match="is not UTF-8 text") as failed:
+        load_servers(path)
+    message = str(failed.value)
+    assert message.startswith(f"The MCP configuration {path} is not UTF-8 text (byte 0x")
+    assert message.endswith("; save it as UTF-8.")
+    assert "codec" not in message
+
+
+def test_a_utf8_file_may_start_with_a_byte_order_mark(tmp_path: Path) -> None:
+    path = tmp_path / "servers.json"
+    path.write_text(json.dumps({"mcpServers": {"a": {"command": "run-me"}}}), encoding="utf-8-sig")
+    assert load_servers(path) == {"a": StdioServer(command="run-me")}
+
+
 def test_values_check_themselves() -> None:
     with pytest.raises(ValueError, match="command must not be empty"):
         StdioServer(command=" ")

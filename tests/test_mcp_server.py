@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
 import socket
 import subprocess
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
+from urllib.parse import urlsplit
 
+import httpx
 import pytest
 from mcp import ClientSession, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
@@ -175,3 +178,92 @@ def test_a_taken_port_is_one_sentence() -> None:
         )
     assert done.returncode == 1
     assert done.stderr == f"springtail: cannot serve on 127.0.0.1:{port}: Address already in use.\n"
+
+
+# -- HTTP: DNS rebinding and tokens (issue 22) --------------------------------------
+
+TOKEN = "mcp-test-token-0123456789"
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "probe", "version": "1"},
+    },
+}
+
+
+def post_initialize(url: str, headers: dict[str, str]) -> httpx.Response:
+    """What a web page's script would send: a plain POST of ``initialize``."""
+    accept = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
+    return httpx.post(url, json=INITIALIZE, headers={**accept, **headers}, timeout=10)
+
+
+def test_http_answers_only_its_own_names_and_pages() -> None:
+    with http_server(*serve_command()) as url:
+        port = urlsplit(url).port or 80
+        rebound = post_initialize(url, {"host": f"attacker.example:{port}"})
+        assert rebound.status_code == 421
+        foreign = post_initialize(url, {"origin": "http://attacker.example"})
+        assert foreign.status_code == 403
+        other_port = post_initialize(url, {"origin": f"http://127.0.0.1:{port + 1}"})
+        assert other_port.status_code == 403
+        for name in ("127.0.0.1", "localhost", "[::1]"):
+            own = {"host": f"{name}:{port}", "origin": f"http://{name}:{port}"}
+            assert post_initialize(url, own).status_code == 200
+        allowed = serve_command("--allowed-host", "tools.example")
+    with http_server(*allowed) as url:
+        proxied = {"host": "tools.example", "origin": "https://tools.example"}
+        assert post_initialize(url, proxied).status_code == 200
+
+
+def run_serve(*extra: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*serve_command(), "--http", "--port", "0", *extra],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+        env={**os.environ, **(env or {})},
+    )
+
+
+@pytest.mark.parametrize(
+    ("extra", "expected"),
+    [
+        (("--host", "0.0.0.0"), "needs a token: pass --token or set $SPRINGTAIL_MCP_TOKEN"),
+        (("--host", "0.0.0.0", "--token", "short"), "too short"),
+        (("--host", "0.0.0.0", "--token", "with spaces in the token"), "without spaces"),
+        (("--allowed-host", "http://x.example/"), "is not a host name"),
+    ],
+)
+def test_an_unsafe_http_server_does_not_start(extra: tuple[str, ...], expected: str) -> None:
+    done = run_serve(*extra, env={"SPRINGTAIL_MCP_TOKEN": ""})
+    assert done.returncode == 2
+    assert done.stderr.startswith("springtail: ")
+    assert expected in done.stderr
+    assert done.stderr.count("\n") == 1
+
+
+async def test_on_another_interface_clients_send_the_token_as_a_bearer_header() -> None:
+    with http_server(
+        *serve_command("--host", "0.0.0.0"), env={**os.environ, "SPRINGTAIL_MCP_TOKEN": TOKEN}
+    ) as url:
+        url = url.replace("0.0.0.0", "127.0.0.1")
+        refused = post_initialize(url, {})
+        assert refused.status_code == 401
+        assert "access token" in refused.json()["error"]
+        assert (
+            post_initialize(url, {"authorization": "Bearer wrong-token-0123456"}).status_code == 401
+        )
+        bearer = {"Authorization": f"Bearer {TOKEN}"}
+        async with (
+            httpx.AsyncClient(headers=bearer) as http,
+            streamable_http_client(url, http_client=http) as (read, write, _),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            assert text_of(await session.call_tool("add", {"a": 2, "b": 2})) == "4"

@@ -11,12 +11,16 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
+import httpx
 import pytest
 from mcp import ClientSession, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
 
-from mcp_helpers import REPO
+from mcp_helpers import REPO, http_server
+from support_bot._mcp_tools import mcp_tools
 from support_bot._store import DB_FILENAME
 from support_bot.tool_names import ALL_TOOL_NAMES, PRODUCT_RESERVE
 
@@ -225,3 +229,135 @@ def test_the_embedded_model_uses_a_tool_in_another_process(tmp_path: Path) -> No
     assert done.returncode == 0, done.stderr
     assert "shipping_quote(" in done.stderr
     assert "18.50" in done.stdout
+
+
+# -- issue 22: HTTP like serve, and broken servers in the terminal ------------------------
+
+TOKEN = "support-bot-mcp-token-0123"
+
+
+def initialize(url: str, headers: dict[str, str]) -> httpx.Response:
+    body = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "page", "version": "1"},
+        },
+    }
+    accept = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
+    return httpx.post(url, json=body, headers={**accept, **headers}, timeout=10)
+
+
+async def test_mcp_over_http_answers_no_foreign_page(tmp_path: Path) -> None:
+    """The probe read a customer's name and phone number through a rebound host name."""
+    command = (sys.executable, "-m", "support_bot", "mcp")
+    with http_server(*command, env=bot_env(tmp_path)) as url:
+        port = urlsplit(url).port
+        assert initialize(url, {"host": f"attacker.example:{port}"}).status_code == 421
+        assert initialize(url, {"origin": "http://attacker.example"}).status_code == 403
+        async with (
+            streamable_http_client(url) as (read, write, _),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            contact = await session.call_tool("customer_contact_lookup", {"customer_id": "C-100"})
+            assert not contact.isError
+
+
+def test_mcp_over_http_on_another_interface_needs_a_token(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "support_bot", "mcp", "--http", "--host", "0.0.0.0", "--port", "0"],
+        capture_output=True,
+        text=True,
+        env=bot_env(tmp_path),
+        cwd=REPO,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 2
+    assert done.stderr == (
+        "support-bot: Listening on 0.0.0.0 lets other machines in, so it needs a token: pass "
+        "--token or set $SUPPORT_BOT_TOKEN (or keep the default --host 127.0.0.1).\n"
+    )
+
+
+async def test_mcp_over_http_takes_the_token_as_a_bearer_header(tmp_path: Path) -> None:
+    command = (sys.executable, "-m", "support_bot", "mcp", "--host", "0.0.0.0")
+    env = {**bot_env(tmp_path), "SUPPORT_BOT_TOKEN": TOKEN}
+    with http_server(*command, env=env) as url:
+        url = url.replace("0.0.0.0", "127.0.0.1")
+        assert initialize(url, {}).status_code == 401
+        async with (
+            httpx.AsyncClient(headers={"Authorization": f"Bearer {TOKEN}"}) as http,
+            streamable_http_client(url, http_client=http) as (read, write, _),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            assert len((await session.list_tools()).tools) == 13
+
+
+def test_mcp_refuses_the_chats_options(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "support_bot", "mcp", "--mcp", "x.json", "--step", "step1"],
+        capture_output=True,
+        text=True,
+        env=bot_env(tmp_path),
+        cwd=REPO,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 2
+    assert "--mcp and --step belong to the chat" in done.stderr
+
+
+def test_a_configuration_that_is_not_utf8_is_one_sentence(tmp_path: Path) -> None:
+    path = servers_file(tmp_path)
+    path.write_text(path.read_text(), encoding="utf-16")
+    done = run_bot(["--mcp", str(path), "ask", "hi"], tmp_path, ["hi"])
+    assert done.returncode == 4
+    assert done.stderr == (
+        f"support-bot: The MCP configuration {path} is not UTF-8 text (byte 0xff at offset 0); "
+        "save it as UTF-8.\n"
+    )
+
+
+def test_a_broken_server_is_one_sentence_per_problem_in_the_terminal(tmp_path: Path) -> None:
+    entry: dict[str, object] = {
+        "command": sys.executable,
+        "args": [str(REPO / "tests" / "mcp_broken_server.py")],
+    }
+    script: list[object] = [
+        {"tool_calls": [{"name": "stray", "arguments": {}}]},
+        {"tool_calls": [{"name": "weird_block", "arguments": {}}]},
+        {"tool_calls": [{"name": "big", "arguments": {}}]},
+        "Done.",
+    ]
+    args = ["--mcp", str(servers_file(tmp_path, entry)), "--show-tools", "ask", "go"]
+    done = run_bot(args, tmp_path, script)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "Done."
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.splitlines()
+    [skipped] = [line for line in lines if "cannot be called" in line]
+    assert skipped.startswith("MCP server 'shipping' offers 5 tool(s) that cannot be called")
+    [stray] = [line for line in lines if "stray line" in line]
+    assert "wrote a line on stdout that is not an MCP message" in stray
+    [weird] = [line for line in lines if "weird_block()" in line]
+    assert "✗ weird_block() " in weird
+    assert "answered 'weird_block' with a result that is not valid" in weird
+    assert not any("pydantic" in line or "validation error" in line for line in lines)
+    assert any(line.lstrip().startswith("✓ big()") for line in lines)
+
+
+def test_the_bot_reads_at_most_4000_characters_of_an_mcp_result(tmp_path: Path) -> None:
+    entry: dict[str, object] = {
+        "command": sys.executable,
+        "args": [str(REPO / "tests" / "mcp_broken_server.py")],
+    }
+    with mcp_tools(servers_file(tmp_path, entry)) as tools:
+        big = next(t for t in tools if t.tool_definition.name == "big")
+        answer = big.call("{}")
+    assert answer.startswith("x" * 4000 + "\n[Result truncated: 4996000 of 5000000 characters")

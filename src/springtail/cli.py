@@ -139,7 +139,7 @@ def _cmd_model_file(args: argparse.Namespace) -> int:
 
 
 def _cmd_mcp_serve(args: argparse.Namespace) -> int:
-    from springtail.mcp._cli import serve_command
+    from springtail.mcp._cli import TOKEN_ENV, serve_command
 
     if os.getcwd() not in sys.path:  # like `python -m`: the current folder's modules can be named
         sys.path.insert(0, os.getcwd())
@@ -150,6 +150,9 @@ def _cmd_mcp_serve(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         approve_all=args.yes,
+        token=args.token,
+        token_env=TOKEN_ENV,
+        allowed_hosts=args.allowed_host,
     )
 
 
@@ -167,6 +170,9 @@ def _add_mcp_command(commands: Any) -> None:
     serve.add_argument(
         "--yes", action="store_true", help="run tools that require approval without asking"
     )
+    from springtail.mcp._cli import TOKEN_ENV, add_http_arguments
+
+    add_http_arguments(serve, token_env=TOKEN_ENV)
     serve.set_defaults(handler=_cmd_mcp_serve)
 
 

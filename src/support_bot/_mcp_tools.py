@@ -14,10 +14,14 @@ from pathlib import Path
 
 from springtail import ToolCallback
 
-__all__ = ["MCP_CALL_TIMEOUT_S", "McpSetupError", "mcp_tools"]
+__all__ = ["MCP_CALL_TIMEOUT_S", "MCP_MAX_RESULT_CHARS", "McpSetupError", "mcp_tools"]
 
 MCP_CALL_TIMEOUT_S = 120.0
 """How long one call to another process's tool may take."""
+MCP_MAX_RESULT_CHARS = 4000
+"""The longest result of another process's tool the model reads (longer ones are cut, saying
+so): about 1,000 tokens, a quarter of the embedded model's context; the bot's own tools
+answer in under 1,000 characters."""
 
 
 class McpSetupError(Exception):
@@ -51,7 +55,12 @@ def mcp_tools(path: Path | None, *, taken: Sequence[str] = ()) -> Iterator[list[
         tools: list[ToolCallback] = []
         owner = dict.fromkeys(taken, "support-bot")
         for name, spec in servers.items():
-            client = McpClient(spec, name=name, timeout=MCP_CALL_TIMEOUT_S)
+            client = McpClient(
+                spec,
+                name=name,
+                timeout=MCP_CALL_TIMEOUT_S,
+                max_result_chars=MCP_MAX_RESULT_CHARS,
+            )
             try:
                 stack.enter_context(client)
             except McpServerError as exc:

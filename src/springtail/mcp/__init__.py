@@ -15,6 +15,7 @@ Needs the ``mcp`` extra (``pip install 'springtail[mcp]'``); the SDK is
 imported only when a connection starts or a server is built.
 """
 
+from springtail.mcp._access import HttpAccess
 from springtail.mcp._callback import McpToolCallback
 from springtail.mcp._cli import serve_command
 from springtail.mcp._client import McpClient, ToolFilter
@@ -31,6 +32,7 @@ from springtail.mcp._server import create_server, serve, serve_http, serve_stdio
 
 __all__ = [
     "Elicitor",
+    "HttpAccess",
     "HttpServer",
     "McpClient",
     "McpServerError",

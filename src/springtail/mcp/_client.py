@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 from collections.abc import Callable, Collection
 from datetime import timedelta
@@ -13,15 +14,23 @@ from springtail.mcp._callback import McpToolCallback
 from springtail.mcp._connection import Connection, Elicitor
 from springtail.mcp._errors import McpServerError
 from springtail.mcp._meta import meta_from_context
+from springtail.mcp._names import skipped_sentence, usable_tools
 from springtail.mcp._params import McpServerSpec
-from springtail.mcp._results import result_text
+from springtail.mcp._results import invalid_result, result_text
 from springtail.tools import ToolContext, ToolDefinition, ToolExecutionError, ToolMetadata
+from springtail.tools._converter import cut_result
 
 if TYPE_CHECKING:
     from mcp import ClientSession
     from mcp.types import CallToolResult, Tool
 
-__all__ = ["McpClient", "ToolFilter"]
+__all__ = ["DEFAULT_MAX_RESULT_CHARS", "McpClient", "ToolFilter"]
+
+_log = logging.getLogger("springtail.mcp")
+
+DEFAULT_MAX_RESULT_CHARS = 100_000
+"""An MCP result's budget unless the client is given another: a server in another
+process can answer megabytes, which a model would receive whole in its next request."""
 
 ToolFilter: TypeAlias = Callable[[ToolDefinition], bool] | Collection[str]
 """Which of a server's tools to offer: a predicate on the server's definition, or names."""
@@ -66,6 +75,13 @@ class McpClient:
             runs: ``(message, requested_schema) -> answer fields``, or
             ``None`` to decline. Without one, the client does not offer
             elicitation, and such servers refuse those calls.
+        max_result_chars: A result longer than this is cut, with a line
+            saying how much was cut (the manager's ``max_result_chars``
+            wording); ``None`` keeps results whole.
+
+    A tool whose name a model cannot call (empty, over 64 characters, other
+    characters than letters, digits, ``_`` and ``-``, or listed twice) is
+    left out, and one warning per server names them (:attr:`skipped_tools`).
 
     The tool list is fetched on connect and kept; when the server announces
     that its list changed, it is fetched again in the background, and the
@@ -84,7 +100,10 @@ class McpClient:
         startup_timeout: float = 30.0,
         stderr: IO[str] | None = None,
         elicitation: Elicitor | None = None,
+        max_result_chars: int | None = DEFAULT_MAX_RESULT_CHARS,
     ) -> None:
+        if max_result_chars is not None and not max_result_chars > 0:
+            raise ValueError(f"max_result_chars must be positive, got {max_result_chars!r}")
         if timeout is not None and not timeout > 0:
             raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
         if not startup_timeout > 0:
@@ -98,6 +117,8 @@ class McpClient:
         self._startup_timeout = startup_timeout
         self._stderr = stderr
         self._elicitation = elicitation
+        self._max_result_chars = max_result_chars
+        self._skipped: tuple[str, ...] = ()
         self._connection: Connection | None = None
         self._tools: list[McpToolCallback] = []
         self._tools_lock = threading.Lock()
@@ -221,6 +242,11 @@ class McpClient:
         return self.tool_callbacks()
 
     @property
+    def skipped_tools(self) -> tuple[str, ...]:
+        """The server's tool names left out of the kept list, because a model cannot call them."""
+        return self._skipped
+
+    @property
     def tools_version(self) -> int:
         """Goes up by one each time the kept tool list is replaced."""
         return self._version
@@ -254,7 +280,12 @@ class McpClient:
         connection.spawn(refresh())
 
     def _set_tools(self, tools: list[Tool]) -> None:
-        callbacks = [cb for cb in (self._callback_for(t) for t in tools) if cb is not None]
+        usable, skipped = usable_tools(tools, self.prefix)
+        if skipped and tuple(skipped) != self._skipped:
+            what = f"MCP server {self.name!r}"
+            _log.warning("%s", skipped_sentence(what, skipped, self.prefix))
+        self._skipped = tuple(skipped)
+        callbacks = [cb for cb in (self._callback_for(t) for t in usable) if cb is not None]
         with self._tools_lock:
             self._tools = callbacks
             self._version += 1
@@ -361,12 +392,18 @@ class McpClient:
             return ToolExecutionError(
                 definition, exc, f"MCP server {self.name!r} refused the call: {exc}"
             )
+        if _is_validation_error(exc):  # the tool loop shows it once, as the call's answer
+            message = (
+                f"MCP server {self.name!r} answered '{definition.name}' with a result that is "
+                f"not valid MCP ({invalid_result(exc)})."
+            )
+            return ToolExecutionError(definition, exc, message)
         return ToolExecutionError(
             definition, exc, f"The call to MCP server {self.name!r} failed: {exc}"
         )
 
     def _answer(self, definition: ToolDefinition, result: CallToolResult) -> str:
-        text = result_text(result)
+        text = cut_result(result_text(result), self._max_result_chars)
         if result.isError:
             message = text or f"Tool '{definition.name}' reported an error without a message."
             raise ToolExecutionError(definition, McpToolError(message), message)
@@ -375,6 +412,12 @@ class McpClient:
     def __repr__(self) -> str:
         state = "connected" if self.connected else "not connected"
         return f"McpClient({self.name!r}, {state})"
+
+
+def _is_validation_error(exc: Exception) -> bool:
+    import pydantic
+
+    return isinstance(exc, pydantic.ValidationError)
 
 
 async def _list_all_tools(session: ClientSession) -> list[Tool]:

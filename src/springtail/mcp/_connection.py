@@ -19,7 +19,9 @@ import atexit
 import concurrent.futures
 import contextlib
 import inspect
+import logging
 import os
+import sys
 import tempfile
 import threading
 import weakref
@@ -27,7 +29,15 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import IO, TYPE_CHECKING, Any, TextIO, TypeAlias, TypeVar, cast
 
 from springtail.mcp._errors import McpServerError
+from springtail.mcp._failures import (
+    anyio_stream_errors,
+    http_reason,
+    is_http_error,
+    last_line,
+    root_cause,
+)
 from springtail.mcp._params import HttpServer, McpServerSpec, StdioServer
+from springtail.mcp._stdio import stdio_transport
 
 if TYPE_CHECKING:
     from mcp import ClientSession
@@ -36,6 +46,8 @@ if TYPE_CHECKING:
 __all__ = ["Connection", "Elicitor"]
 
 T = TypeVar("T")
+
+_log = logging.getLogger("springtail.mcp")
 
 Elicitor: TypeAlias = Callable[
     [str, Mapping[str, Any]], "Mapping[str, Any] | Awaitable[Mapping[str, Any] | None] | None"
@@ -99,6 +111,7 @@ class Connection:
         self._calls: set[asyncio.Task[Any]] = set()
         self._background: set[asyncio.Task[Any]] = set()
         self._ended: str | None = None
+        self._transport_closed = False
         self._errlog_path: str | None = None
         self._lock = threading.Lock()
 
@@ -205,12 +218,14 @@ class Connection:
                 raise self._gone() from None
             raise
         except McpError as exc:
-            if exc.error.code == CONNECTION_CLOSED:
-                self._ended = self._ended or self._stopped_message()
+            # The SDK fails pending requests with CONNECTION_CLOSED when the
+            # transport ends; a server may send the same code for a call it
+            # refuses ("record not found"), which leaves the session open.
+            if exc.error.code == CONNECTION_CLOSED and self._transport_closed:
                 raise self._gone() from None
             raise
         except Exception as exc:
-            if not isinstance(exc, (OSError, *_anyio_stream_errors())):
+            if not isinstance(exc, (OSError, *anyio_stream_errors())):
                 raise
             self._ended = self._ended or self._stopped_message()
             raise self._gone() from exc
@@ -244,7 +259,8 @@ class Connection:
         failure: BaseException | None = None
         try:
             async with contextlib.AsyncExitStack() as stack:
-                read, write = await stack.enter_async_context(self._transport())
+                transport_read, write = await stack.enter_async_context(self._transport())
+                read = self._watch(transport_read)
                 session = await stack.enter_async_context(
                     ClientSession(
                         read,
@@ -259,7 +275,7 @@ class Connection:
                 self._session = session
                 self._ready.set_result(result)
                 await self._stop.wait()
-                self._ended = f"The MCP connection to {self.name!r} was closed."
+                self._ended = self._ended or f"The MCP connection to {self.name!r} was closed."
                 await self._cancel_calls()
         except BaseException as exc:  # turned into one sentence below
             failure = exc
@@ -272,6 +288,40 @@ class Connection:
             self._session = None
             if not self._ready.done():
                 self._ready.set_exception(McpServerError(self.name, self._ended))
+
+    def _watch(self, source: Any) -> Any:
+        """The transport's read stream, passed on; its end marks the server as stopped.
+
+        Only a closed transport means the server stopped: then the session
+        ends (``connected`` turns false) and every pending call fails with
+        the server's last words.
+        """
+        import anyio
+
+        sink, read = anyio.create_memory_object_stream[Any](0)
+
+        async def pump() -> None:
+            try:
+                async for message in source:
+                    if isinstance(message, Exception):  # the SDK's note of a bad message
+                        _log.warning(
+                            "MCP server %r sent something unreadable: %s", self.name, message
+                        )
+                        continue
+                    await sink.send(message)
+            except (anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream):
+                pass
+            finally:
+                source.close()
+                self._transport_closed = True
+                if self._ready.done():
+                    self._ended = self._ended or self._stopped_message()
+                sink.close()
+                if self._stop is not None:
+                    self._stop.set()
+
+        self.spawn(pump())
+        return read
 
     async def _cancel_calls(self) -> None:
         calls = [task for task in self._calls if not task.done()]
@@ -288,14 +338,6 @@ class Connection:
 
     @contextlib.asynccontextmanager
     async def _stdio(self, server: StdioServer) -> AsyncIterator[tuple[Any, Any]]:
-        from mcp.client.stdio import StdioServerParameters, stdio_client
-
-        parameters = StdioServerParameters(
-            command=server.command,
-            args=list(server.args),
-            env=dict(server.env) or None,
-            cwd=server.cwd,
-        )
         errlog = self._stderr
         owned: IO[str] | None = None
         if errlog is None:
@@ -304,11 +346,35 @@ class Connection:
             # A local temp file, opened once per connection: not worth a thread hop.
             owned = errlog = open(self._errlog_path, "a", encoding="utf-8")  # noqa: SIM115, ASYNC230
         try:
-            async with stdio_client(parameters, errlog=cast(TextIO, errlog)) as (read, write):
-                yield read, write
+            if sys.platform == "win32":  # pragma: no cover - the SDK's job objects there
+                from mcp.client.stdio import StdioServerParameters, stdio_client
+
+                parameters = StdioServerParameters(
+                    command=server.command,
+                    args=list(server.args),
+                    env=dict(server.env) or None,
+                    cwd=server.cwd,
+                )
+                async with stdio_client(parameters, errlog=cast(TextIO, errlog)) as streams:
+                    yield streams
+            else:
+                async with stdio_transport(
+                    server, errlog=cast(TextIO, errlog), on_stray_line=self._stray_line
+                ) as streams:
+                    yield streams
         finally:
             if owned is not None:
                 owned.close()
+
+    def _stray_line(self, line: str) -> None:
+        shown = line.strip()
+        shown = shown if len(shown) <= 80 else shown[:79] + "…"
+        _log.warning(
+            "%s wrote a line on stdout that is not an MCP message, so it was skipped: %r "
+            "(a server must write only protocol messages there; its logs belong on stderr).",
+            self._what(),
+            shown,
+        )
 
     @contextlib.asynccontextmanager
     async def _http(self, server: HttpServer) -> AsyncIterator[tuple[Any, Any]]:
@@ -357,7 +423,7 @@ class Connection:
     def _describe(self, failure: BaseException | None) -> str:
         """One sentence on why the session ended (or never began)."""
         what = self._what()
-        cause = _root_cause(failure)
+        cause = root_cause(failure)
         tail = self._stderr_tail()
         said = f"; it said: {tail}" if tail else ""
         if cause is None:
@@ -371,11 +437,11 @@ class Connection:
             return f"{what} could not be started: {reason} ({self.server.command})."
         if isinstance(cause, TimeoutError) and not self._ready.done():
             return f"{what} did not answer within {self._startup_timeout:g} s{said}."
-        if _is_http_error(cause):
-            return f"{what} could not be reached: {_http_reason(cause)}."
+        if is_http_error(cause):
+            return f"{what} could not be reached: {http_reason(cause)}."
         from mcp.shared.exceptions import McpError
 
-        if isinstance(cause, (McpError, _anyio_stream_errors())):
+        if isinstance(cause, (McpError, anyio_stream_errors())):
             if not self._ready.done():
                 return f"{what} exited before it answered{said}."
             return self._stopped_message()
@@ -395,58 +461,12 @@ class Connection:
         return f"MCP server {self.name!r} ({described})"
 
     def _stderr_tail(self) -> str:
-        path = self._errlog_path
-        if path is None:
-            return ""
-        try:
-            with open(path, encoding="utf-8", errors="replace") as log:
-                lines = [line.strip() for line in log.read()[-4000:].splitlines() if line.strip()]
-        except OSError:
-            return ""
-        if not lines:
-            return ""
-        last = lines[-1]
-        return last if len(last) <= 300 else last[:299] + "…"
+        return "" if self._errlog_path is None else last_line(self._errlog_path)
 
     def _remove_errlog(self) -> None:
         if self._errlog_path is not None:
             with contextlib.suppress(OSError):
                 os.unlink(self._errlog_path)
-
-
-def _root_cause(failure: BaseException | None) -> BaseException | None:
-    """The first leaf of an exception group that is not a cancellation."""
-    if failure is None:
-        return None
-    if isinstance(failure, BaseExceptionGroup):
-        leaves = [_root_cause(inner) for inner in failure.exceptions]
-        real = [leaf for leaf in leaves if leaf is not None]
-        for leaf in real:
-            if not isinstance(leaf, asyncio.CancelledError):
-                return leaf
-        return real[0] if real else None
-    return failure
-
-
-def _anyio_stream_errors() -> tuple[type[BaseException], ...]:
-    import anyio
-
-    return (anyio.BrokenResourceError, anyio.ClosedResourceError, anyio.EndOfStream)
-
-
-def _is_http_error(cause: BaseException) -> bool:
-    import httpx
-
-    return isinstance(cause, httpx.HTTPError)
-
-
-def _http_reason(cause: BaseException) -> str:
-    import httpx
-
-    if isinstance(cause, httpx.HTTPStatusError):
-        return f"HTTP {cause.response.status_code} {cause.response.reason_phrase}".strip()
-    text = str(cause).strip()
-    return text or type(cause).__name__
 
 
 def _version() -> str:

@@ -103,15 +103,20 @@ def load_servers(path: str | Path) -> dict[str, McpServerSpec]:
     """Read an ``mcpServers`` JSON file; see :func:`servers_from_config`.
 
     Raises:
-        ValueError: the file is missing, is not JSON or has the wrong layout.
+        ValueError: the file is missing, is not UTF-8 JSON or has the wrong layout.
     """
     file = Path(path)
     try:
-        text = file.read_text(encoding="utf-8")
+        text = file.read_bytes().decode("utf-8-sig")  # a byte-order mark is fine
     except OSError as exc:
         raise ValueError(
             f"Cannot read the MCP configuration {file}: {exc.strerror or exc}."
         ) from exc
+    except UnicodeDecodeError as exc:
+        raise ValueError(
+            f"The MCP configuration {file} is not UTF-8 text (byte {exc.object[exc.start]:#04x} "
+            f"at offset {exc.start}); save it as UTF-8."
+        ) from None
     try:
         document = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -44,3 +44,38 @@ def _same_json(text: str, value: Any) -> bool:
         return bool(json.loads(text) == value)
     except ValueError:
         return False
+
+
+def invalid_result(error: Exception) -> str:
+    """What is wrong with a result the SDK could not read (a pydantic ``ValidationError``).
+
+    pydantic lists every member of the content union it tried (37 lines for
+    one unknown block type); a model and a person need one clause: which
+    block, and what is wrong with it.
+    """
+    errors = getattr(error, "errors", None)
+    found: list[dict[str, Any]] = list(errors()) if callable(errors) else []
+    if not found:
+        return (str(error).splitlines() or [type(error).__name__])[0]
+    loc = tuple(found[0].get("loc", ()))
+    if len(loc) >= 3 and loc[0] == "content" and isinstance(loc[1], int):
+        return _block_problem(loc[1], [e for e in found if tuple(e.get("loc", ()))[:2] == loc[:2]])
+    where = ".".join(str(part) for part in loc) or "the result"
+    return f"{where}: {found[0].get('msg', 'invalid')}"
+
+
+def _block_problem(index: int, errors: list[dict[str, Any]]) -> str:
+    """One clause for a content block that matched no member of the union."""
+    block: dict[str, Any] = next(
+        (e["input"] for e in errors if isinstance(e.get("input"), dict)), {}
+    )
+    kind = block.get("type")
+    rejected = {
+        e["loc"][2] for e in errors if len(e["loc"]) > 3 and e["loc"][3] == "type"
+    }  # members whose type literal is not this block's
+    members = [e for e in errors if len(e["loc"]) > 2 and e["loc"][2] not in rejected]
+    if kind is None or not members:
+        return f"content block {index + 1} has the unknown type {kind!r}"
+    first = members[0]
+    field = ".".join(str(part) for part in first["loc"][3:]) or "the block"
+    return f"content block {index + 1} ({kind}): {field}: {first.get('msg', 'invalid')}"

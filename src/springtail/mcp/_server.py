@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import json
 import logging
 import socket
@@ -19,6 +20,7 @@ import sys
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from springtail.mcp._access import HttpAccess
 from springtail.mcp._meta import context_from_meta
 from springtail.tools import ToolCallback, ToolExecutionError
 
@@ -179,37 +181,51 @@ async def serve_http(
     port: int = 8000,
     path: str = "/mcp",
     on_ready: Callable[[str], None] | None = None,
+    token: str | None = None,
+    allowed_hosts: Sequence[str] = (),
 ) -> None:
     """Serve Streamable HTTP at ``http://HOST:PORT/mcp`` until interrupted.
 
     ``port=0`` picks a free port; ``on_ready`` receives the endpoint's URL
-    once the socket listens.
+    once the socket listens. The SDK's DNS-rebinding protection is on: only
+    requests whose ``Host`` is a loopback name, ``host`` or one of
+    ``allowed_hosts``, and whose ``Origin`` (when a browser sends one) is
+    such an address, are answered (421 and 403 otherwise). With ``token``
+    every request must carry ``Authorization: Bearer TOKEN`` (401 otherwise);
+    anything but a loopback ``host`` needs one.
+
+    Raises:
+        ValueError: a token is needed or unusable, or an allowed host is not
+            a name (one sentence).
+        OSError: the address cannot be bound (the port is taken, say).
     """
     import uvicorn
     from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
     from starlette.applications import Starlette
     from starlette.routing import Route
-    from starlette.types import Receive, Scope, Send
 
-    manager = StreamableHTTPSessionManager(app=server)
+    access = HttpAccess(host=host, token=token, allowed_hosts=tuple(allowed_hosts))
+    # Bound here, not by uvicorn, so a taken port is a plain OSError (uvicorn
+    # would log a traceback and exit), and port 0's pick is known.
+    listening = _bind(host, port)
+    bound = listening.getsockname()[1]
+    manager = StreamableHTTPSessionManager(
+        app=server, security_settings=access.transport_security(bound)
+    )
     _quiet_closed_streams()
-
-    class Endpoint:
-        async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-            await manager.handle_request(scope, receive, send)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
         async with manager.run():
             yield
 
-    app = Starlette(routes=[Route(path, endpoint=Endpoint())], lifespan=lifespan)
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
+    endpoint = _Endpoint(manager, token)
+    app = Starlette(routes=[Route(path, endpoint=endpoint)], lifespan=lifespan)
+    # Proxy headers are not trusted: the client address is the socket's.
+    config = uvicorn.Config(
+        app, host=host, port=port, log_level="warning", lifespan="on", proxy_headers=False
+    )
     web = uvicorn.Server(config)
-    # Bound here, not by uvicorn, so a taken port is a plain OSError (uvicorn
-    # would log a traceback and exit), and port 0's pick is known.
-    listening = _bind(host, port)
-    bound = listening.getsockname()[1]
     task = asyncio.ensure_future(web.serve(sockets=[listening]))
     # uvicorn offers a flag, not an event
     while not web.started and not task.done():  # noqa: ASYNC110
@@ -218,6 +234,44 @@ async def serve_http(
         shown_host = f"[{host}]" if ":" in host else host
         on_ready(f"http://{shown_host}:{bound}{path}")
     await task
+
+
+class _Endpoint:
+    """The MCP endpoint: the token check (when there is a token), then the SDK's transport."""
+
+    def __init__(self, manager: Any, token: str | None) -> None:
+        self._manager = manager
+        self._token = token.encode() if token else None
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if self._token is not None and not self._authorized(scope):
+            body = json.dumps(
+                {
+                    "error": "This MCP server needs its access token: send 'Authorization: Bearer "
+                    "<token>'."
+                }
+            ).encode()
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 401,
+                    "headers": [
+                        (b"content-type", b"application/json"),
+                        (b"content-length", str(len(body)).encode()),
+                        (b"www-authenticate", b'Bearer realm="mcp"'),
+                    ],
+                }
+            )
+            await send({"type": "http.response.body", "body": body})
+            return
+        await self._manager.handle_request(scope, receive, send)
+
+    def _authorized(self, scope: Any) -> bool:
+        assert self._token is not None
+        for key, value in scope.get("headers", ()):
+            if key == b"authorization" and value[:7].lower() == b"bearer ":
+                return hmac.compare_digest(value[7:].strip(), self._token)
+        return False
 
 
 def _bind(host: str, port: int) -> socket.socket:
@@ -257,12 +311,21 @@ def serve(
     port: int = 8000,
     approve_all: bool = False,
     instructions: str | None = None,
+    token: str | None = None,
+    allowed_hosts: Sequence[str] = (),
 ) -> None:
     """Serve ``tools`` over stdio (default) or Streamable HTTP; blocks until stopped.
 
     Over HTTP the endpoint's URL is printed on stderr once it listens
-    (stdout stays clean either way: over stdio it carries the protocol).
+    (stdout stays clean either way: over stdio it carries the protocol);
+    ``token`` and ``allowed_hosts`` are :func:`serve_http`'s.
+
+    Raises:
+        ValueError: the tools repeat a name or none are given; over HTTP, a
+            token is needed or unusable (one sentence).
     """
+    if http:  # refuse an unsafe address before anything starts
+        HttpAccess(host=host, token=token, allowed_hosts=tuple(allowed_hosts))
     server = create_server(tools, name=name, approve_all=approve_all, instructions=instructions)
     count = len(_tool_names(tools))
     if not http:
@@ -273,7 +336,16 @@ def serve(
         print(f"{name}: serving {count} tool(s) over MCP at {url}", file=sys.stderr)
         sys.stderr.flush()
 
-    asyncio.run(serve_http(server, host=host, port=port, on_ready=announce))
+    asyncio.run(
+        serve_http(
+            server,
+            host=host,
+            port=port,
+            on_ready=announce,
+            token=token,
+            allowed_hosts=allowed_hosts,
+        )
+    )
 
 
 def _tool_names(tools: Sequence[Any]) -> list[str]:
