@@ -26,6 +26,7 @@ import uvicorn
 from springtail import ChatModel
 from support_bot._store_base import BusinessStore
 from support_bot.serve import ServeConfig, create_app
+from support_bot.serve._command import uvicorn_config
 
 __all__ = [
     "Served",
@@ -53,8 +54,13 @@ class Served:
     log: list[str] = field(default_factory=list)
 
     def client(self, **kwargs: Any) -> httpx.Client:
-        """A client with its own cookie jar, i.e. its own browser session."""
-        return httpx.Client(base_url=self.url, timeout=30.0, **kwargs)
+        """A client with its own cookie jar, i.e. its own browser session.
+
+        It sends ``Content-Type: application/json`` on every request, as the
+        page does (the service refuses a POST without it).
+        """
+        headers = {"content-type": "application/json", **kwargs.pop("headers", {})}
+        return httpx.Client(base_url=self.url, timeout=30.0, headers=headers, **kwargs)
 
 
 @contextlib.contextmanager
@@ -80,9 +86,7 @@ def serve_in_thread(
     app = create_app(
         config=settings, store=store, load_model=load_model or given, model_label="test"
     )
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
-    )
+    server = uvicorn.Server(uvicorn_config(app, settings))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     served = Served(f"http://127.0.0.1:{port}", store)

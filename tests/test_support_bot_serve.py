@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 import threading
 import time
 from collections.abc import AsyncIterator, Iterator
@@ -14,7 +15,17 @@ import httpx
 import pytest
 
 from serve_helpers import Served, parse_sse, post_turn, serve_in_thread
-from springtail import ChatModel, ChatOptions, ChatResponse, Prompt, ScriptedChatModel
+from springtail import (
+    ChatMemoryError,
+    ChatModel,
+    ChatOptions,
+    ChatResponse,
+    Message,
+    Prompt,
+    ScriptedChatModel,
+    SqliteChatMemoryRepository,
+    UserMessage,
+)
 from support_bot._store import Store
 from support_bot.serve import DemoChatModel
 from support_bot.serve._demo_model import reply_for
@@ -316,3 +327,66 @@ def test_leaving_while_asked_for_approval_cancels_the_turn(store: Store) -> None
         state = client.get(f"/api/conversations/{cid}").json()
     assert state["messages"] == []
     assert store.product("SKU-100").stock == 12
+
+
+# -- text that is not Unicode, a locked database, an unreadable conversation (issue 22) ------
+
+
+def test_a_lone_surrogate_is_422_and_the_conversation_stays_readable(served: Served) -> None:
+    with served.client() as client:
+        cid = new_conversation(client)
+        sent = client.post(
+            f"/api/conversations/{cid}/messages", content=b'{"text": "hi \\ud800 there"}'
+        )
+        history = client.get(f"/api/conversations/{cid}")
+    assert sent.status_code == 422
+    assert "not valid Unicode" in sent.json()["error"]
+    assert history.status_code == 200
+    assert history.json()["messages"] == []
+    assert history.json()["turns"] == 0
+
+
+def test_a_lone_surrogate_stored_earlier_is_still_sent(served: Served, store: Store) -> None:
+    """A conversation saved by an older version with such text answered 500 from then on."""
+    with served.client() as client:
+        cid = new_conversation(client)
+        store.chat_memory_repository().save_all(cid, [UserMessage("broken \ud800 text")])
+        history = client.get(f"/api/conversations/{cid}")
+    assert history.status_code == 200
+    assert history.json()["messages"] == [{"role": "user", "text": "broken \ud800 text"}]
+
+
+def test_a_conversation_that_cannot_be_read_says_so(
+    served: Served, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def damaged(self: object, conversation_id: str) -> list[Message]:
+        raise ChatMemoryError(f"The chat memory of {conversation_id!r} is damaged (row 3).")
+
+    with served.client() as client:
+        cid = new_conversation(client)
+        monkeypatch.setattr(SqliteChatMemoryRepository, "find_by_conversation_id", damaged)
+        answer = client.get(f"/api/conversations/{cid}")
+    assert answer.status_code == 503
+    assert answer.json() == {"error": f"The chat memory of {cid!r} is damaged (row 3)."}
+
+
+def test_a_locked_database_is_503_with_the_stores_sentence(
+    served: Served, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("support_bot._store.BUSY_TIMEOUT_S", 0.5)
+    other_program = sqlite3.connect(store.path, isolation_level=None)
+    try:
+        other_program.execute("BEGIN EXCLUSIVE")
+        with served.client() as client:
+            refused = client.post("/api/conversations")
+            ready = client.get("/readyz")
+        assert refused.status_code == 503
+        assert "is locked by another program" in refused.json()["error"]
+        assert ready.status_code == 503
+        assert ready.json()["status"] == "not ready"
+        assert str(store.path) not in ready.text  # health checks reveal no configuration
+    finally:
+        other_program.close()
+    with served.client() as client:
+        assert client.get("/readyz").status_code == 200
+        assert client.post("/api/conversations").status_code == 201

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import os
 import socket
+import stat
 import subprocess
 import sys
 from pathlib import Path
 
+import httpx
+import pytest
+
 from serve_helpers import post_turn, serve_process
 from support_bot._store import Store
-from support_bot.serve._command import open_store
+from support_bot.serve._command import SESSION_KEY_FILENAME, open_store, session_key
 
 
 def run_serve(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -59,3 +63,79 @@ def test_the_database_option_picks_the_store(tmp_path: Path) -> None:
     assert named.location == str(tmp_path / "shop.db")
     default = open_store(None, tmp_path / "data")
     assert default.location == str(tmp_path / "data" / "support-bot.db")
+
+
+def test_no_uri_is_shown_with_its_password(tmp_path: Path) -> None:
+    """``/readyz`` answered the model URI, password and all, without the token."""
+    secret = "s3cret-pass"
+    uri = f"openai-compatible:http://shop:{secret}@127.0.0.1:9/v1"
+    env = {"SUPPORT_BOT_TOKEN": "a-test-token-that-is-long-enough", "OPENAI_API_KEY": "k"}
+    with serve_process("--model", uri, "--data-dir", str(tmp_path), env=env) as served:
+        ready = httpx.get(f"{served.url}/readyz")
+        assert ready.status_code == 200
+        assert set(ready.json()) == {"status", "running", "queued"}  # no configuration
+        assert secret not in ready.text
+        assert secret not in httpx.get(f"{served.url}/healthz").text
+    banner = "\n".join(served.log)
+    assert "openai-compatible:http://shop:***@127.0.0.1:9/v1" in banner
+    assert secret not in banner
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["--mcp", "servers.json", "--yes", "--step", "step1"],
+        ["--conversation", "c-1"],
+        ["--hide-tools"],
+    ],
+)
+def test_chat_only_options_are_refused(tmp_path: Path, options: list[str]) -> None:
+    result = run_serve(tmp_path, *options)
+    assert result.returncode == 2
+    assert result.stderr.startswith("support-bot serve: ")
+    assert result.stderr.count("\n") == 1
+    shown = ["--show-tools/--hide-tools" if o == "--hide-tools" else o for o in options]
+    assert all(o in result.stderr for o in shown if o.startswith("--"))
+    assert "belong to the chat" in result.stderr
+    # Before the subcommand they are refused all the same.
+    before = subprocess.run(
+        [sys.executable, "-m", "support_bot", *options, "serve", "--model", "scripted:demo"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "SUPPORT_BOT_DATA_DIR": str(tmp_path), "SUPPORT_BOT_TOKEN": ""},
+    )
+    assert before.returncode == 2
+    assert "belong to the chat" in before.stderr
+
+
+def test_a_token_with_spaces_is_refused_at_start(tmp_path: Path) -> None:
+    result = run_serve(tmp_path, "--token", "correct horse battery staple")
+    assert result.returncode == 2
+    assert "without spaces" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_sessions_outlive_a_restart(tmp_path: Path) -> None:
+    env = {"SUPPORT_BOT_DATA_DIR": str(tmp_path), "SUPPORT_BOT_TOKEN": ""}
+    with (
+        serve_process("--model", "scripted:demo", env=env, cwd=tmp_path) as first,
+        first.client() as browser,
+    ):
+        cid = browser.post("/api/conversations").json()["id"]
+        cookie = browser.cookies["sb_session"]
+    key_file = tmp_path / SESSION_KEY_FILENAME
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+    with (
+        serve_process("--model", "scripted:demo", env=env, cwd=tmp_path) as second,
+        second.client(cookies={"sb_session": cookie}) as browser,
+    ):
+        assert browser.get(f"/api/conversations/{cid}").status_code == 200
+
+
+def test_the_session_key_is_shared_and_kept(tmp_path: Path) -> None:
+    assert session_key(None, tmp_path) == session_key(None, tmp_path)
+    token = "a-test-token-that-is-long-enough"
+    assert session_key(token, tmp_path / "elsewhere") == session_key(token, tmp_path)
+    assert session_key(token, tmp_path) != session_key(None, tmp_path)
+    assert not (tmp_path / "elsewhere").exists()  # a token needs no file

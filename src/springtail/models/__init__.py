@@ -11,6 +11,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from springtail.models._base import ChatModel, ModelError, ModelUnavailableError
+from springtail.models._redact import mask_url
 
 if TYPE_CHECKING:
     from springtail.models._anthropic import AnthropicChatModel as AnthropicChatModel
@@ -42,6 +43,7 @@ __all__ = [
     "SmallModelPolicy",
     "ToolPolicy",
     "from_uri",
+    "mask_url",
 ]
 
 _LAZY: dict[str, str] = {

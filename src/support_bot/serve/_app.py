@@ -29,18 +29,20 @@ from typing import Any, Final
 
 from sse_starlette import EventSourceResponse
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from springtail import (
     AssistantMessage,
+    ChatMemoryError,
     ChatModel,
     Message,
     ToolResponseMessage,
     UserMessage,
 )
-from support_bot._store_base import BusinessStore, ServedConversation
+from support_bot._store_base import BusinessStore, ServedConversation, StoreError
 from support_bot.serve._config import ServeConfig
 from support_bot.serve._security import (
     SESSION_COOKIE,
@@ -49,7 +51,12 @@ from support_bot.serve._security import (
     new_session,
     owner_of,
 )
-from support_bot.serve._turns import TERMINAL_EVENTS, ChatService, ConversationBusyError
+from support_bot.serve._turns import (
+    TERMINAL_EVENTS,
+    ChatService,
+    ConversationBusyError,
+    TooManyTurnsError,
+)
 
 __all__ = ["create_app"]
 
@@ -58,16 +65,22 @@ log = logging.getLogger("support_bot.serve")
 IO_THREADS: Final = 64
 """Threads for blocking database I/O; more turns than this wait for one."""
 _CONVERSATION_ID: Final = re.compile(r"c-[A-Za-z0-9_-]{22}")
+READY_PROBE_S: Final = 3.0
+"""How long ``/readyz`` waits for the database to take a write before it says "busy"."""
+_PROBE_ID: Final = "c-readiness-probe"
+"""No conversation has this id (theirs are c- and 22 characters), so counting a turn
+of it writes nothing: it only asks the database whether it takes writes now."""
 _STATIC: Final = {"app.js": "text/javascript", "app.css": "text/css"}
 
 
 class HTTPProblem(Exception):
     """A request the API refuses, with the status and one sentence for the client."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.headers = headers
 
 
 @dataclass
@@ -79,6 +92,7 @@ class _State:
     service: ChatService | None = None
     load_error: str | None = None
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
+    probe: asyncio.Future[None] | None = None
 
 
 def create_app(
@@ -131,7 +145,10 @@ def create_app(
         lifespan=lifespan,
         exception_handlers={
             HTTPProblem: _problem,
+            HTTPException: _http_error,
             BodyTooLargeError: _too_large,
+            StoreError: _store_failed,
+            ChatMemoryError: _store_failed,
             Exception: _crash,
         },
     )
@@ -156,19 +173,53 @@ async def _load(state: _State) -> None:
 # -- errors ------------------------------------------------------------------------
 
 
+class _JSON(JSONResponse):
+    r"""JSON that any stored text can be sent in.
+
+    A message saved before text was checked may hold a lone surrogate,
+    which UTF-8 cannot encode; it is sent escaped (``\ud800``) instead of
+    making the whole conversation unreadable.
+    """
+
+    def render(self, content: Any) -> bytes:
+        try:
+            return super().render(content)
+        except UnicodeEncodeError:
+            return json.dumps(content, separators=(",", ":")).encode("ascii")
+
+
 async def _problem(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPProblem)
-    return JSONResponse({"error": exc.message}, status_code=exc.status)
+    return _JSON({"error": exc.message}, status_code=exc.status, headers=exc.headers)
+
+
+_ROUTING_ERRORS: Final = {
+    404: "No such page or API route here.",
+    405: "This route does not take that method.",
+}
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    """Starlette's own refusals (unknown path, wrong method) as JSON like every other error."""
+    assert isinstance(exc, HTTPException)
+    message = _ROUTING_ERRORS.get(exc.status_code, f"The request was refused ({exc.status_code}).")
+    return _JSON({"error": message}, status_code=exc.status_code, headers=exc.headers)
 
 
 async def _too_large(request: Request, exc: Exception) -> Response:
-    return JSONResponse({"error": str(exc)}, status_code=413)
+    return _JSON({"error": str(exc)}, status_code=413)
+
+
+async def _store_failed(request: Request, exc: Exception) -> Response:
+    """A locked or broken database: 503 with the store's sentence (never holding a password)."""
+    log.warning("%s %s: %s", request.method, request.url.path, exc)
+    return _JSON({"error": str(exc)}, status_code=503, headers={"retry-after": "5"})
 
 
 async def _crash(request: Request, exc: Exception) -> Response:
     """Never a stack trace to the client: it goes to the server log."""
     log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
-    return JSONResponse(
+    return _JSON(
         {"error": "Something went wrong on the server; the details are in its log."},
         status_code=500,
     )
@@ -183,12 +234,19 @@ def _state(request: Request) -> _State:
 
 
 def _session(request: Request) -> tuple[str, str | None]:
-    """The session's owner digest, and a new session secret to set when it had none."""
-    secret = request.cookies.get(SESSION_COOKIE, "")
-    if len(secret) >= 32:
-        return owner_of(secret), None
-    secret = new_session()
-    return owner_of(secret), secret
+    """The session's owner digest, and a new session secret to set when it had none.
+
+    A cookie this server did not sign counts as none, so a session cannot be
+    chosen from outside (session fixation).
+    """
+    key = _state(request).config.session_key
+    owner = owner_of(request.cookies.get(SESSION_COOKIE, ""), key)
+    if owner is not None:
+        return owner, None
+    secret = new_session(key)
+    owner = owner_of(secret, key)
+    assert owner is not None
+    return owner, secret
 
 
 def _with_session(response: Response, secret: str | None) -> Response:
@@ -211,10 +269,11 @@ def _service(request: Request) -> ChatService:
 async def _owned(request: Request) -> ServedConversation:
     """The conversation in the path if this session owns it; 404 otherwise (no hint either way)."""
     cid = request.path_params["cid"]
-    secret = request.cookies.get(SESSION_COOKIE, "")
-    if _CONVERSATION_ID.fullmatch(cid) and secret:
-        found = await asyncio.to_thread(_state(request).store.conversation, cid)
-        if found is not None and secrets.compare_digest(found.owner, owner_of(secret)):
+    state = _state(request)
+    owner = owner_of(request.cookies.get(SESSION_COOKIE, ""), state.config.session_key)
+    if _CONVERSATION_ID.fullmatch(cid) and owner is not None:
+        found = await asyncio.to_thread(state.store.conversation, cid)
+        if found is not None and secrets.compare_digest(found.owner, owner):
             return found
     raise HTTPProblem(404, "No such conversation in this browser session.")
 
@@ -222,11 +281,20 @@ async def _owned(request: Request) -> ServedConversation:
 async def _json_object(request: Request) -> dict[str, Any]:
     try:
         body = json.loads(await request.body() or b"null")
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested deeper than Python goes
         raise HTTPProblem(400, "The request body must be JSON.") from None
     if not isinstance(body, dict):
         raise HTTPProblem(400, "The request body must be a JSON object.")
     return body
+
+
+def _is_unicode(text: str) -> bool:
+    r"""Whether ``text`` is real Unicode: JSON's ``"\ud800"`` escapes give lone surrogates."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _conversation_json(conversation: ServedConversation) -> dict[str, Any]:
@@ -287,52 +355,66 @@ async def _static(request: Request) -> Response:
 
 
 async def _healthz(request: Request) -> Response:
-    return JSONResponse({"status": "ok"})
+    return _JSON({"status": "ok"})
 
 
 async def _readyz(request: Request) -> Response:
+    """Ready once the model is loaded and the database takes writes; never any configuration."""
     state = _state(request)
     if state.service is None:
         reason = "model failed to load" if state.load_error else "model loading"
-        return JSONResponse({"status": "not ready", "reason": reason}, status_code=503)
-    try:
-        await asyncio.to_thread(state.store.products)
-    except Exception:
-        log.exception("readiness: the database does not answer")
-        return JSONResponse(
-            {"status": "not ready", "reason": "database unavailable"}, status_code=503
-        )
+        return _JSON({"status": "not ready", "reason": reason}, status_code=503)
+    problem = await _store_problem(state)
+    if problem is not None:
+        return _JSON({"status": "not ready", "reason": problem}, status_code=503)
     gate = state.service.gate
-    return JSONResponse(
-        {
-            "status": "ready",
-            "model": state.model_label,
-            "running": gate.running,
-            "queued": gate.waiting,
-        }
-    )
+    return _JSON({"status": "ready", "running": gate.running, "queued": gate.waiting})
+
+
+async def _store_problem(state: _State) -> str | None:
+    """Why the store cannot be used now, in a few words, or ``None``.
+
+    A read alone is not enough: in WAL mode SQLite still reads while another
+    program holds the write lock, and then every turn would fail. One probe
+    runs at a time; the others wait for it.
+    """
+    if state.probe is None or state.probe.done():
+        store = state.store
+
+        def probe() -> None:
+            store.products()
+            store.count_turn(_PROBE_ID, "")  # a write that changes nothing
+
+        state.probe = asyncio.ensure_future(asyncio.to_thread(probe))
+    try:
+        await asyncio.wait_for(asyncio.shield(state.probe), READY_PROBE_S)
+    except TimeoutError:
+        log.warning("readiness: the database did not take a write within %g s", READY_PROBE_S)
+        return "database busy"
+    except Exception as exc:
+        log.warning("readiness: the database cannot be used: %s", exc)
+        return "database unavailable"
+    return None
 
 
 async def _create_conversation(request: Request) -> Response:
     owner, secret = _session(request)
     cid = "c-" + secrets.token_urlsafe(16)
     created = await asyncio.to_thread(_state(request).store.add_conversation, cid, owner, "")
-    return _with_session(JSONResponse(_conversation_json(created), status_code=201), secret)
+    return _with_session(_JSON(_conversation_json(created), status_code=201), secret)
 
 
 async def _list_conversations(request: Request) -> Response:
     owner, secret = _session(request)
     found = [] if secret else await asyncio.to_thread(_state(request).store.conversations, owner)
-    return _with_session(
-        JSONResponse({"conversations": [_conversation_json(c) for c in found]}), secret
-    )
+    return _with_session(_JSON({"conversations": [_conversation_json(c) for c in found]}), secret)
 
 
 async def _read_conversation(request: Request) -> Response:
     conversation = await _owned(request)
     service = _service(request)
     messages = await asyncio.to_thread(service.memory.get, conversation.id)
-    return JSONResponse(
+    return _JSON(
         {
             **_conversation_json(conversation),
             "running": service.running(conversation.id),
@@ -348,6 +430,10 @@ async def _send_message(request: Request) -> Response:
     text = body.get("text")
     if not isinstance(text, str) or not text.strip():
         raise HTTPProblem(422, 'Send the message as {"text": "..."} with some text in it.')
+    if not _is_unicode(text):
+        raise HTTPProblem(
+            422, "The message is not valid Unicode text (it holds a lone surrogate); resend it."
+        )
     if len(text) > config.max_message_chars:
         raise HTTPProblem(
             413, f"The message is longer than {config.max_message_chars} characters; shorten it."
@@ -358,12 +444,15 @@ async def _send_message(request: Request) -> Response:
             f"This conversation has reached {config.max_turns} turns; start a new conversation.",
         )
     service = _service(request)
+    client = request.client.host if request.client is not None else "unknown"
     try:
-        turn = service.start(conversation.id, text.strip())
+        turn = service.start(conversation.id, text.strip(), owner=conversation.owner, client=client)
     except ConversationBusyError:
         raise HTTPProblem(
             409, "This conversation is already answering; wait for that answer first."
         ) from None
+    except TooManyTurnsError as exc:
+        raise HTTPProblem(429, str(exc), {"retry-after": str(exc.retry_after_s)}) from None
     tasks = _state(request).tasks
     task = asyncio.create_task(service.run(turn))
     tasks.add(task)
@@ -394,4 +483,4 @@ async def _decide_approval(request: Request) -> Response:
             404,
             "No approval is waiting under this id here; it may have timed out or been answered.",
         )
-    return JSONResponse({"approved": approved})
+    return _JSON({"approved": approved})

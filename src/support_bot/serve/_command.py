@@ -8,22 +8,33 @@ background, so ``/healthz`` answers at once and ``/readyz`` when it is ready.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import hashlib
+import hmac
 import logging
 import os
+import secrets
 import socket
 import sys
+import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    import uvicorn
+
     from springtail import ChatModel
     from support_bot._store_base import BusinessStore
+    from support_bot.serve._config import ServeConfig
 
-__all__ = ["TOKEN_ENV", "add_arguments", "run"]
+__all__ = ["SESSION_KEY_FILENAME", "add_arguments", "run", "session_key", "uvicorn_config"]
 
-TOKEN_ENV = "SUPPORT_BOT_TOKEN"
 EXIT_USAGE = 2
 EXIT_LISTEN = 1
+SESSION_KEY_FILENAME = "serve-session.key"
+CHAT_ONLY = ("mcp", "yes", "step", "conversation", "show_tools")
+"""Common options that belong to the chat: the service runs the final step's client and
+asks for approval in the page, so it refuses them rather than ignore them."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -42,8 +53,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--token",
-        help=f"access token every request must carry (default ${TOKEN_ENV}); "
+        help="access token every request must carry (default $SUPPORT_BOT_TOKEN); "
         "required unless listening on loopback",
+    )
+    parser.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="another host name the service is reached by (a proxy's public name); the "
+        "loopback names and --host always are; repeatable",
+    )
+    parser.add_argument(
+        "--forwarded-allow-ips",
+        metavar="ADDRESSES",
+        help="proxies (comma-separated addresses, or *) whose X-Forwarded-For names the "
+        "client; by default no one is trusted and the rate limit sees the socket's address",
     )
     parser.add_argument(
         "--approval-timeout",
@@ -64,15 +89,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted; returns the exit code."""
-    from support_bot.serve._config import ServeConfig, ServeConfigError
+    from springtail.models import mask_url
+    from support_bot.cli import given_options
+    from support_bot.serve._config import TOKEN_ENV, ServeConfig, ServeConfigError
 
+    chat_only = given_options(args, CHAT_ONLY)
+    if chat_only:
+        print(
+            f"support-bot serve: {' and '.join(chat_only)} belong to the chat, not to serve "
+            "(it runs the final step and asks for approval in the page); leave them out.",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
     token = args.token or os.environ.get(TOKEN_ENV) or None
     model_uri: str = args.model
+    shown_model = mask_url(model_uri)
     try:
         config = ServeConfig(
             host=args.host,
             port=args.port,
             token=token,
+            allowed_hosts=tuple(args.allowed_host),
+            forwarded_allow_ips=args.forwarded_allow_ips,
+            session_key=session_key(token, _key_folder(args)),
             approval_timeout_s=args.approval_timeout,
             rate_limit_per_min=args.rate_limit,
             serial_model=_is_embedded(model_uri),
@@ -100,26 +139,75 @@ def run(args: argparse.Namespace) -> int:
     from support_bot.serve._app import create_app
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    app = create_app(config=config, store=store, load_model=load_model, model_label=model_uri)
+    app = create_app(config=config, store=store, load_model=load_model, model_label=shown_model)
     print(
-        f"support-bot serve: http://{_url_host(config.host)}:{config.port}/ · model {model_uri} "
+        f"support-bot serve: http://{_url_host(config.host)}:{config.port}/ · model {shown_model} "
         f"· data {store.location}"
         + (" · token required" if config.token else " · loopback only, no token"),
         file=sys.stderr,
         flush=True,
     )
-    server = uvicorn.Server(
-        uvicorn.Config(
-            app,
-            host=config.host,
-            port=config.port,
-            log_level="warning",
-            access_log=False,
-            timeout_graceful_shutdown=5,
-        )
-    )
+    server = uvicorn.Server(uvicorn_config(app, config))
     server.run(sockets=[listener])
     return 0
+
+
+def uvicorn_config(app: Any, config: ServeConfig) -> uvicorn.Config:
+    """How uvicorn runs the app: quiet, trusting proxy headers only from ``--forwarded-allow-ips``.
+
+    uvicorn's default trusts ``X-Forwarded-For`` from any loopback client, so
+    one local client could claim a new address per request and never meet
+    the rate limit.
+    """
+    import uvicorn
+
+    trusted = config.forwarded_allow_ips
+    return uvicorn.Config(
+        app,
+        host=config.host,
+        port=config.port,
+        log_level="warning",
+        access_log=False,
+        timeout_graceful_shutdown=5,
+        proxy_headers=trusted is not None,
+        forwarded_allow_ips=trusted or "",
+    )
+
+
+def session_key(token: str | None, folder: Path) -> bytes:
+    """The key that signs session cookies: the same for every process that shares the data.
+
+    With a token it is derived from the token (processes on other machines
+    share that); without one it is kept in ``folder`` (0600), so sessions
+    outlive a restart.
+    """
+    if token:
+        return hmac.new(token.encode(), b"support-bot session cookies", hashlib.sha256).digest()
+    path = folder / SESSION_KEY_FILENAME
+    with contextlib.suppress(OSError, ValueError):
+        key = bytes.fromhex(path.read_text("ascii").strip())
+        if len(key) >= 32:
+            return key
+    from support_bot._files import private_folder
+
+    private_folder(folder)
+    fd, temporary = tempfile.mkstemp(prefix=".session-", dir=folder)  # 0600
+    try:
+        with os.fdopen(fd, "w", encoding="ascii") as out:
+            out.write(secrets.token_hex(32) + "\n")
+        with contextlib.suppress(FileExistsError):
+            os.link(temporary, path)  # the first process's key wins; the others read it
+    finally:
+        os.unlink(temporary)
+    return bytes.fromhex(path.read_text("ascii").strip())
+
+
+def _key_folder(args: argparse.Namespace) -> Path:
+    if args.data_dir is not None:
+        return Path(args.data_dir).expanduser()
+    from support_bot._store import default_data_dir
+
+    return default_data_dir()
 
 
 def open_store(database: str | None, data_dir: Path | None) -> BusinessStore:

@@ -47,7 +47,13 @@ from support_bot.steps._base import SYSTEM_PROMPT
 from support_bot.steps.final import MEMORY_WINDOW, final_client
 from support_bot.tools import all_tools
 
-__all__ = ["ChatService", "ConversationBusyError", "ServeTurn", "TurnEvent"]
+__all__ = [
+    "ChatService",
+    "ConversationBusyError",
+    "ServeTurn",
+    "TooManyTurnsError",
+    "TurnEvent",
+]
 
 log = logging.getLogger("support_bot.serve")
 
@@ -57,6 +63,22 @@ TERMINAL_EVENTS = frozenset({"done", "error"})
 
 class ConversationBusyError(Exception):
     """A turn of this conversation is already running on this process."""
+
+
+class TooManyTurnsError(Exception):
+    """This session or client has as many turns in progress as it may; try again later."""
+
+    def __init__(self, message: str, retry_after_s: int) -> None:
+        super().__init__(message)
+        self.retry_after_s = retry_after_s
+
+
+RETRY_AFTER_S = 5
+"""What a refused turn's ``Retry-After`` says: about one turn of a small model."""
+
+
+class _SavedUncountedError(Exception):
+    """The turn's messages were saved but its count was not, and undoing the save failed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +95,8 @@ class ServeTurn:
 
     conversation_id: str
     text: str
+    owner: str = ""
+    client: str = ""
     events: asyncio.Queue[TurnEvent] = field(default_factory=asyncio.Queue)
     approvals: dict[str, asyncio.Future[bool]] = field(default_factory=dict)
     in_gate: bool = False
@@ -105,10 +129,9 @@ class ChatService:
         self._store = store
         self._config = config
         self._user_name = user_name
+        self._repository = store.chat_memory_repository()
         self.memory = TurnBufferedMemory(
-            MessageWindowChatMemory(
-                repository=store.chat_memory_repository(), max_messages=MEMORY_WINDOW
-            )
+            MessageWindowChatMemory(repository=self._repository, max_messages=MEMORY_WINDOW)
         )
         manager = ToolCallingManager(
             exception_processor=DefaultToolExecutionExceptionProcessor(
@@ -119,7 +142,7 @@ class ChatService:
         self._model = model
         self._tools = all_tools(store)
         self._client = final_client(model, tools=self._tools, memory=self.memory, manager=manager)
-        self.gate = ModelGate(1 if config.serial_model else config.max_concurrent_turns)
+        self.gate = ModelGate(config.model_capacity)
         self._active: dict[str, ServeTurn] = {}
 
     def warm_up(self) -> None:
@@ -140,15 +163,42 @@ class ChatService:
         except Exception:
             log.warning("warming the embedded model up failed", exc_info=True)
 
-    def start(self, conversation_id: str, text: str) -> ServeTurn:
+    def start(
+        self, conversation_id: str, text: str, *, owner: str = "", client: str = ""
+    ) -> ServeTurn:
         """Claim the conversation for a new turn (run it with :meth:`run`).
+
+        Args:
+            conversation_id: The conversation.
+            text: The user's message.
+            owner: The browser session's digest: it may have
+                ``max_turns_per_session`` turns in progress.
+            client: The client's address: it may have as many turns in
+                progress as the model serves at once and
+                ``max_queued_turns_per_client`` more.
 
         Raises:
             ConversationBusyError: a turn of this conversation is running here.
+            TooManyTurnsError: the session or the client has its share of turns.
         """
         if conversation_id in self._active:
             raise ConversationBusyError(conversation_id)
-        turn = ServeTurn(conversation_id, text)
+        config = self._config
+        active = self._active.values()
+        if owner and sum(t.owner == owner for t in active) >= config.max_turns_per_session:
+            raise TooManyTurnsError(
+                f"This browser session already has {config.max_turns_per_session} answers in "
+                f"progress; wait for one to finish (about {RETRY_AFTER_S} s).",
+                RETRY_AFTER_S,
+            )
+        client_cap = config.model_capacity + config.max_queued_turns_per_client
+        if client and sum(t.client == client for t in active) >= client_cap:
+            raise TooManyTurnsError(
+                f"This client already has {client_cap} answers in progress or waiting for the "
+                f"model; wait for one to finish (about {RETRY_AFTER_S} s).",
+                RETRY_AFTER_S,
+            )
+        turn = ServeTurn(conversation_id, text, owner=owner, client=client)
         self._active[conversation_id] = turn
         return turn
 
@@ -162,9 +212,16 @@ class ChatService:
             raise
         except ModelError as exc:
             turn.emit("error", message=f"The model failed: {exc} Nothing was saved.")
-        except (StoreError, ChatMemoryError):
-            log.exception("turn of %s: database failure", turn.conversation_id)
-            turn.emit("error", message="The database failed; nothing was saved. Try again.")
+        except _SavedUncountedError as exc:
+            log.error("turn of %s: %s", turn.conversation_id, exc)
+            turn.emit(
+                "error",
+                message="The database failed while saving: the answer is in the conversation's "
+                "history but not in its turn count. Try the next message later.",
+            )
+        except (StoreError, ChatMemoryError) as exc:
+            log.warning("turn of %s: database failure: %s", turn.conversation_id, exc)
+            turn.emit("error", message=f"{_sentence(exc)} Nothing was saved; try again.")
         except Exception:
             log.exception("turn of %s failed", turn.conversation_id)
             turn.emit(
@@ -225,8 +282,27 @@ class ChatService:
         turn.emit("done", answer="".join(parts), duration_s=round(time.perf_counter() - started, 4))
 
     def _save(self, buffer: Any, conversation_id: str, title: str) -> None:
+        """The turn's messages and its count, together or not at all.
+
+        They live in two tables (the chat memory's and the conversations'),
+        written by two components, so they cannot share one transaction here.
+        The messages go first, in one write; if counting the turn then fails,
+        the conversation's messages are put back as they were. Only if that
+        also fails are the two apart (logged, and the client is told).
+        """
+        before = self._repository.find_by_conversation_id(conversation_id)
         self.memory.commit(buffer)
-        self._store.count_turn(conversation_id, title)
+        try:
+            self._store.count_turn(conversation_id, title)
+        except Exception as exc:
+            try:
+                self._repository.save_all(conversation_id, before)
+            except Exception as undo:
+                raise _SavedUncountedError(
+                    f"the turn's messages were saved but counting it failed ({exc}), and "
+                    f"putting the conversation back failed too ({undo})"
+                ) from exc
+            raise
 
     async def _approve(self, call: ToolCall, definition: ToolDefinition) -> bool:
         """The manager's approver: ask the web client and wait, out of the model's gate."""
@@ -277,3 +353,9 @@ class ChatService:
     def active_turns(self) -> Sequence[str]:
         """Conversations with a running turn."""
         return tuple(self._active)
+
+
+def _sentence(exc: Exception) -> str:
+    """The store's own sentence, ending with a full stop."""
+    text = str(exc).strip() or "The database failed."
+    return text if text.endswith((".", "!", "?")) else text + "."
