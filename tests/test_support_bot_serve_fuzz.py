@@ -291,12 +291,12 @@ def send(
         if response.headers.get("content-type", "").startswith("text/event-stream"):
             lines = list(response.iter_lines())
             events = list(parse_sse(iter(lines)))
-            body = "\n".join(lines)
+            answer = "\n".join(lines)
         else:
-            body = response.read().decode("utf-8")
+            answer = response.read().decode("utf-8")
     key = response.status_code if not events else events[-1][0]
     target.seen[key] = target.seen.get(key, 0) + 1
-    check(response, method, body, events)
+    check(response, method, answer, events)
 
 
 def test_every_conversation_can_still_be_read_afterwards(target: Target) -> None:

@@ -27,7 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     ``--yes`` and ``--data-dir`` are common options.
     """
-    from springtail.mcp._cli import add_http_arguments
+    from springtail.mcp import add_http_arguments
 
     parser.add_argument(
         "--http", action="store_true", help="serve Streamable HTTP instead of stdio"
@@ -52,8 +52,8 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from springtail.mcp import serve_command
+    from support_bot._options import given_options
     from support_bot._store import Store
-    from support_bot.cli import given_options
     from support_bot.tools import all_tools
 
     chat_only = given_options(args, CHAT_ONLY)

@@ -32,7 +32,7 @@ from support_bot.ui._input import PlainLineReader, PromptLineReader, TerminalLin
 from support_bot.ui._repl import new_conversation_id, run_chat
 from support_bot.ui._reporter import ConsoleReporter
 
-__all__ = ["Subcommand", "given_options", "main"]
+__all__ = ["Subcommand", "main"]
 
 HISTORY_FILENAME = "input-history"
 
@@ -116,32 +116,6 @@ def _add_options(parser: argparse.ArgumentParser, *, defaults: bool) -> None:
     shown.add_argument(
         "--hide-tools", dest="show_tools", action="store_false", default=default(None)
     )
-
-
-_COMMON_DEFAULTS: dict[str, object] = {
-    "model": DEFAULT_MODEL_URI,
-    "conversation": None,
-    "step": "final",
-    "yes": False,
-    "threads": None,
-    "mcp": None,
-    "show_tools": None,
-}
-
-
-def given_options(args: argparse.Namespace, names: Sequence[str]) -> list[str]:
-    """Which of the common options ``names`` (their ``dest``) the command line set.
-
-    A subcommand that has no use for some (``serve`` and ``--yes``) refuses
-    them with this list, rather than ignore them without a word.
-    """
-    given: list[str] = []
-    for name in names:
-        value = getattr(args, name, _COMMON_DEFAULTS[name])
-        if value != _COMMON_DEFAULTS[name]:
-            shown = "--show-tools/--hide-tools" if name == "show_tools" else f"--{name}"
-            given.append(shown)
-    return given
 
 
 @dataclass(frozen=True, kw_only=True)

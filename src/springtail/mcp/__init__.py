@@ -17,7 +17,7 @@ imported only when a connection starts or a server is built.
 
 from springtail.mcp._access import HttpAccess
 from springtail.mcp._callback import McpToolCallback
-from springtail.mcp._cli import serve_command
+from springtail.mcp._cli import add_http_arguments, serve_command
 from springtail.mcp._client import McpClient, ToolFilter
 from springtail.mcp._connection import Elicitor
 from springtail.mcp._errors import McpServerError
@@ -40,6 +40,7 @@ __all__ = [
     "McpToolCallback",
     "StdioServer",
     "ToolFilter",
+    "add_http_arguments",
     "create_server",
     "load_servers",
     "serve",

@@ -90,7 +90,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted; returns the exit code."""
     from springtail.models import mask_url
-    from support_bot.cli import given_options
+    from support_bot._options import given_options
     from support_bot.serve._config import TOKEN_ENV, ServeConfig, ServeConfigError
 
     chat_only = given_options(args, CHAT_ONLY)
