@@ -63,3 +63,11 @@ def test_a_malformed_uri_is_a_value_error(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.delenv(SCRIPT_ENV, raising=False)
     with pytest.raises(ValueError, match="Unknown model URI"):
         build_model("nonsense")
+
+
+def test_the_label_masks_a_password_in_the_uri(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The chat's banner and serve's line print this label (issue 22)."""
+    monkeypatch.delenv(SCRIPT_ENV, raising=False)
+    monkeypatch.setenv("OPENAI_API_KEY", "k")
+    _, label = build_model("openai-compatible:http://shop:s3cret@127.0.0.1:9/v1")
+    assert label == "openai-compatible:http://shop:***@127.0.0.1:9/v1"

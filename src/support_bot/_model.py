@@ -29,6 +29,7 @@ from springtail import (
     ToolCall,
     from_uri,
 )
+from springtail.models import mask_url
 
 __all__ = ["DEFAULT_MODEL_URI", "SCRIPT_ENV", "build_model", "scripted_model_from_file"]
 
@@ -38,6 +39,8 @@ SCRIPT_ENV = "SUPPORT_BOT_SCRIPT"
 
 def build_model(uri: str, *, threads: int | None = None) -> tuple[ChatModel, str]:
     """The model and a label for it; the script in ``$SUPPORT_BOT_SCRIPT`` wins over ``uri``.
+
+    The label, like every message here, shows the URI with its credentials masked.
 
     Raises:
         ValueError: ``uri`` or the script file is malformed (the message says how to fix it).
@@ -50,10 +53,10 @@ def build_model(uri: str, *, threads: int | None = None) -> tuple[ChatModel, str
     if threads is not None and uri.strip().lower().startswith("llamacpp:"):
         kwargs["n_threads"] = threads
     try:
-        return from_uri(uri, **kwargs), uri
+        return from_uri(uri, **kwargs), mask_url(uri)
     except ImportError as exc:
         raise ModelUnavailableError(
-            f"The model {uri!r} needs a package that is not installed ({exc}); install "
+            f"The model {mask_url(uri)!r} needs a package that is not installed ({exc}); install "
             "springtail with the matching extra, e.g. pip install 'springtail[embedded]'."
         ) from None
 
