@@ -159,7 +159,9 @@ async def one_turn(
 
 async def conversation(index: int, urls: list[str], turns: int, figures: Figures) -> str:
     limits = httpx.Limits(max_connections=4)
-    async with httpx.AsyncClient(timeout=300, limits=limits) as client:
+    # JSON on every request, as the page sends (serve refuses a POST without it: 415).
+    json_only = {"content-type": "application/json"}
+    async with httpx.AsyncClient(timeout=300, limits=limits, headers=json_only) as client:
         created = await client.post(f"{urls[index % len(urls)]}/api/conversations")
         created.raise_for_status()
         cid = str(created.json()["id"])
