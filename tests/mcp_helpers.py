@@ -11,6 +11,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
+
 from springtail.mcp import StdioServer
 
 REPO = Path(__file__).resolve().parent.parent
@@ -95,3 +97,21 @@ def http_server(*command: str, env: dict[str, str] | None = None) -> Iterator[st
             process.wait()
         if process.stderr is not None:
             process.stderr.close()
+
+
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "page", "version": "1"},
+    },
+}
+
+
+def post_initialize(url: str, headers: dict[str, str]) -> httpx.Response:
+    """What a web page's script would send an MCP server: a plain POST of ``initialize``."""
+    accept = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
+    return httpx.post(url, json=INITIALIZE, headers={**accept, **headers}, timeout=10)

@@ -19,7 +19,7 @@ from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
 import mcp_sample_tools
-from mcp_helpers import REPO, SAMPLE_TOOLS, http_server
+from mcp_helpers import REPO, SAMPLE_TOOLS, http_server, post_initialize
 from springtail import tool_callbacks
 from springtail.mcp import create_server
 
@@ -183,22 +183,6 @@ def test_a_taken_port_is_one_sentence() -> None:
 # -- HTTP: DNS rebinding and tokens (issue 22) --------------------------------------
 
 TOKEN = "mcp-test-token-0123456789"
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "probe", "version": "1"},
-    },
-}
-
-
-def post_initialize(url: str, headers: dict[str, str]) -> httpx.Response:
-    """What a web page's script would send: a plain POST of ``initialize``."""
-    accept = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
-    return httpx.post(url, json=INITIALIZE, headers={**accept, **headers}, timeout=10)
 
 
 def test_http_answers_only_its_own_names_and_pages() -> None:

@@ -19,7 +19,7 @@ from mcp import ClientSession, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
-from mcp_helpers import REPO, http_server
+from mcp_helpers import REPO, http_server, post_initialize
 from support_bot._mcp_tools import mcp_tools
 from support_bot._store import DB_FILENAME
 from support_bot.tool_names import ALL_TOOL_NAMES, PRODUCT_RESERVE
@@ -236,19 +236,17 @@ def test_the_embedded_model_uses_a_tool_in_another_process(tmp_path: Path) -> No
 TOKEN = "support-bot-mcp-token-0123"
 
 
-def initialize(url: str, headers: dict[str, str]) -> httpx.Response:
-    body = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "page", "version": "1"},
-        },
-    }
-    accept = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
-    return httpx.post(url, json=body, headers={**accept, **headers}, timeout=10)
+def run_mcp(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``support-bot mcp ARGS`` to its end (a refusal)."""
+    return subprocess.run(
+        [sys.executable, "-m", "support_bot", "mcp", *args],
+        capture_output=True,
+        text=True,
+        env=bot_env(tmp_path),
+        cwd=REPO,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
 
 
 async def test_mcp_over_http_answers_no_foreign_page(tmp_path: Path) -> None:
@@ -256,8 +254,8 @@ async def test_mcp_over_http_answers_no_foreign_page(tmp_path: Path) -> None:
     command = (sys.executable, "-m", "support_bot", "mcp")
     with http_server(*command, env=bot_env(tmp_path)) as url:
         port = urlsplit(url).port
-        assert initialize(url, {"host": f"attacker.example:{port}"}).status_code == 421
-        assert initialize(url, {"origin": "http://attacker.example"}).status_code == 403
+        assert post_initialize(url, {"host": f"attacker.example:{port}"}).status_code == 421
+        assert post_initialize(url, {"origin": "http://attacker.example"}).status_code == 403
         async with (
             streamable_http_client(url) as (read, write, _),
             ClientSession(read, write) as session,
@@ -268,15 +266,7 @@ async def test_mcp_over_http_answers_no_foreign_page(tmp_path: Path) -> None:
 
 
 def test_mcp_over_http_on_another_interface_needs_a_token(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "support_bot", "mcp", "--http", "--host", "0.0.0.0", "--port", "0"],
-        capture_output=True,
-        text=True,
-        env=bot_env(tmp_path),
-        cwd=REPO,
-        timeout=60,
-        stdin=subprocess.DEVNULL,
-    )
+    done = run_mcp(tmp_path, "--http", "--host", "0.0.0.0", "--port", "0")
     assert done.returncode == 2
     assert done.stderr == (
         "support-bot: Listening on 0.0.0.0 lets other machines in, so it needs a token: pass "
@@ -289,7 +279,7 @@ async def test_mcp_over_http_takes_the_token_as_a_bearer_header(tmp_path: Path) 
     env = {**bot_env(tmp_path), "SUPPORT_BOT_TOKEN": TOKEN}
     with http_server(*command, env=env) as url:
         url = url.replace("0.0.0.0", "127.0.0.1")
-        assert initialize(url, {}).status_code == 401
+        assert post_initialize(url, {}).status_code == 401
         async with (
             httpx.AsyncClient(headers={"Authorization": f"Bearer {TOKEN}"}) as http,
             streamable_http_client(url, http_client=http) as (read, write, _),
@@ -300,15 +290,7 @@ async def test_mcp_over_http_takes_the_token_as_a_bearer_header(tmp_path: Path) 
 
 
 def test_mcp_refuses_the_chats_options(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "support_bot", "mcp", "--mcp", "x.json", "--step", "step1"],
-        capture_output=True,
-        text=True,
-        env=bot_env(tmp_path),
-        cwd=REPO,
-        timeout=60,
-        stdin=subprocess.DEVNULL,
-    )
+    done = run_mcp(tmp_path, "--mcp", "x.json", "--step", "step1")
     assert done.returncode == 2
     assert "--mcp and --step belong to the chat" in done.stderr
 
