@@ -144,9 +144,9 @@ class HttpAccess:
         object.__setattr__(self, "allowed_hosts", tuple(extra))
         names = {*_LOOPBACK_NAMES, *extra}
         bound = _host_name(self.host)
-        if bound in _WILDCARDS:
+        if bound in _WILDCARDS:  # the printed URL names the wildcard itself: an address too
             names.update(n.lower() for n in _machine_names())
-        else:
+        if bound:
             names.add(bound)
         object.__setattr__(self, "_names", frozenset(names))
 
@@ -164,8 +164,9 @@ class HttpAccess:
 
         A request without ``Origin`` is not from a browser's cross-site script.
         A browser's ``Origin`` must be the address the request went to (the
-        ``Host`` header), or an allowed host (a proxy's public name). ``null``
-        (a sandboxed or local-file page) is refused.
+        ``Host`` header, which :meth:`allows_host` has accepted first), or an
+        allowed host (a proxy's public name). ``null`` (a sandboxed or
+        local-file page) is refused.
         """
         if origin is None:
             return True
