@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import os
+import select
+import signal
 import sqlite3
 import stat
 import subprocess
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -372,3 +375,39 @@ def test_a_request_that_is_not_utf8_is_one_sentence(data_dir: Path) -> None:
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
     assert "The request 'hi \\xfe there' is not valid UTF-8 text" in result.stderr
+
+
+def test_a_resumed_conversation_asks_again_for_its_pending_reservation(data_dir: Path) -> None:
+    """The chat killed at the approval question; ``--conversation ID`` asks it again."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SUPPORT_BOT_")}
+    script = data_dir.parent / "script-pause.json"
+    data_dir.parent.mkdir(parents=True, exist_ok=True)
+    script.write_text(json.dumps(RESERVE_SCRIPT[:1]))
+    env |= {"SUPPORT_BOT_SCRIPT": str(script), "SUPPORT_BOT_DATA_DIR": str(data_dir)}
+    command = [sys.executable, "-m", "support_bot", "--conversation", "c-kept"]
+    with subprocess.Popen(
+        command, stdin=subprocess.PIPE, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, env=env
+    ) as chat:
+        assert chat.stdin is not None
+        assert chat.stderr is not None
+        chat.stdin.write(b"Reserve 2 units of SKU-100 and add that as a to-do\n")
+        chat.stdin.flush()
+        seen = b""
+        deadline = time.monotonic() + 60
+        while b"Allow product_reserve" not in seen and time.monotonic() < deadline:
+            ready, _, _ = select.select([chat.stderr], [], [], 1)
+            if ready:
+                seen += os.read(chat.stderr.fileno(), 4096)
+        assert b"Allow product_reserve" in seen, seen
+        chat.send_signal(signal.SIGKILL)
+        chat.wait(timeout=30)
+    assert stock(data_dir, "SKU-100") == 12
+    assert todos(data_dir) == ["Ship 2 x SKU-100"]
+
+    stdin = "y\n/exit\n"
+    result = run_bot(["--conversation", "c-kept"], data_dir, script=RESERVE_SCRIPT[1:], stdin=stdin)
+    assert result.returncode == 0, result.stderr
+    assert 'Allow product_reserve(sku="SKU-100", quantity=2)? [y/N] y' in result.stderr
+    assert "Reserved 2 units of SKU-100 and added the to-do." in result.stdout
+    assert stock(data_dir, "SKU-100") == 10
+    assert todos(data_dir) == ["Ship 2 x SKU-100"]  # the to-do was added once

@@ -339,6 +339,94 @@ def test_final_approval_is_asked_before_reserving(store: Store) -> None:
     assert len(store.todos()) == 1
 
 
+class InterruptedReporter(RecordingReporter):
+    """A user who presses Ctrl-C at the approval question."""
+
+    def approve(self, name: str, arguments: str) -> bool:
+        super().approve(name, arguments)
+        raise KeyboardInterrupt
+
+
+def test_final_a_question_left_unanswered_is_asked_again_in_a_later_run(store: Store) -> None:
+    first_reporter = InterruptedReporter()
+    env, _ = make_env(
+        store,
+        first_reporter,
+        [
+            calls(
+                call("product_reserve", "r", sku="SKU-100", quantity=2),
+                call("todo_add", "t", title="Ship 2 x SKU-100"),
+            )
+        ],
+    )
+    with pytest.raises(KeyboardInterrupt):
+        FinalStep(env).ask("Reserve 2 units of SKU-100 and add that as a to-do")
+    assert store.product("SKU-100").stock == 12
+    assert len(store.todos()) == 1  # the call that needed no approval ran
+
+    # A later run of the chat in the same conversation (--conversation c-test).
+    reporter = RecordingReporter(approve_answer=True)
+    env, _ = make_env(store, reporter, ["Reserved and noted.", "Hi there."])
+    step = FinalStep(env)
+    assert step.resume_pending() == "Reserved and noted."
+    assert [e[1:] for e in reporter.events if e[0] == "approve"] == [
+        ("product_reserve", '{"sku": "SKU-100", "quantity": 2}')
+    ]
+    assert store.product("SKU-100").stock == 10
+    assert len(store.todos()) == 1  # not added twice
+    assert step.resume_pending() is None
+    assert step.ask("hello") == "Hi there."
+    history = step.history()
+    assert [type(m).__name__ for m in history] == [
+        "UserMessage",
+        "AssistantMessage",
+        "ToolResponseMessage",
+        "AssistantMessage",
+        "UserMessage",
+        "AssistantMessage",
+    ]
+
+
+def test_final_a_new_message_first_asks_what_the_conversation_waits_for(store: Store) -> None:
+    env, _ = make_env(
+        store,
+        InterruptedReporter(),
+        [calls(call("product_reserve", "r", sku="SKU-300", quantity=1))],
+    )
+    with pytest.raises(KeyboardInterrupt):
+        FinalStep(env).ask("Reserve 1 of SKU-300")
+    reporter = RecordingReporter(approve_answer=False)
+    env, model = make_env(store, reporter, ["Not reserved, as you wished.", "You're welcome."])
+    assert FinalStep(env).ask("thanks") == "You're welcome."
+    assert [e[0] for e in reporter.events].count("approve") == 1
+    assert store.product("SKU-300").stock == 4
+    denial = model.prompts[0].messages[-1]
+    assert isinstance(denial, ToolResponseMessage)
+    assert "was not approved (the person declined it)" in denial.responses[0].response_data
+
+
+def test_step4_runs_the_other_calls_once_and_resumes_the_reply_after_approval(
+    store: Store, reporter: RecordingReporter
+) -> None:
+    env, model = make_env(
+        store,
+        reporter,
+        [
+            calls(
+                call("todo_add", "t", title="Ship 2 x SKU-100"),
+                call("product_reserve", "r", sku="SKU-100", quantity=2),
+            ),
+            "Done.",
+        ],
+    )
+    assert Step4(env).ask("Reserve 2 of SKU-100 and note it") == "Done."
+    assert [t.title for t in store.todos()] == ["Ship 2 x SKU-100"]  # once, not again on resume
+    assert store.product("SKU-100").stock == 10
+    answered = model.prompts[1].messages[-1]
+    assert isinstance(answered, ToolResponseMessage)
+    assert [r.id for r in answered.responses] == ["t", "r"]  # in call order
+
+
 @pytest.mark.parametrize("step_class", [FinalStep, Step5])
 def test_store_failures_leave_the_client_loop_too(
     store: Store,

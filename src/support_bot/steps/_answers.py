@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from springtail import TextDelta, ToolCallFinished, ToolCallStarted
+from springtail import PausedTurn, TextDelta, ToolCallFinished, ToolCallStarted, TurnPaused
 from springtail.client import ChatClientRequestSpec
 from support_bot.steps._base import Reporter
 
-__all__ = ["answer_at_once", "answer_streamed"]
+__all__ = ["answer_at_once", "answer_streamed", "stream_answer"]
 
 
 def answer_at_once(spec: ChatClientRequestSpec, reporter: Reporter) -> str:
@@ -19,9 +19,17 @@ def answer_at_once(spec: ChatClientRequestSpec, reporter: Reporter) -> str:
 
 def answer_streamed(spec: ChatClientRequestSpec, reporter: Reporter) -> str:
     """``spec.stream().events()``: tool lines and text deltas as they happen."""
+    return stream_answer(spec, reporter)[0]
+
+
+def stream_answer(spec: ChatClientRequestSpec, reporter: Reporter) -> tuple[str, PausedTurn | None]:
+    """Like :func:`answer_streamed`, and the paused turn when the turn waits for a decision."""
     reporter.thinking()
     parts: list[str] = []
+    paused: PausedTurn | None = None
     for event in spec.stream().events():
+        if isinstance(event, TurnPaused):
+            paused = event.paused_turn
         if isinstance(event, TextDelta):
             if event.text:
                 parts.append(event.text)
@@ -38,4 +46,4 @@ def answer_streamed(spec: ChatClientRequestSpec, reporter: Reporter) -> str:
                 event.approval_wait_s,
             )
             reporter.thinking()
-    return "".join(parts)
+    return "".join(parts), paused

@@ -18,6 +18,7 @@ from springtail import (
     ChatModel,
     DefaultToolExecutionExceptionProcessor,
     Message,
+    PendingApproval,
     ToolCall,
     ToolCallback,
     ToolCallingManager,
@@ -25,6 +26,7 @@ from springtail import (
     ToolExecutionError,
     ToolResponse,
     ToolSearch,
+    defer_approval,
 )
 from support_bot._store_base import BusinessStore, StoreError
 
@@ -35,6 +37,7 @@ __all__ = [
     "StepEnv",
     "ToolLineListener",
     "approver_for",
+    "ask_decisions",
     "make_manager",
 ]
 
@@ -174,11 +177,15 @@ def make_manager(
     *,
     report_tools: bool,
     exception_processor: Callable[[ToolExecutionError], str] | None = None,
+    defer: bool = False,
 ) -> ToolCallingManager:
     """A manager that asks for approval and lets store failures reach the UI.
 
     A locked or damaged database is not something the model can fix, so
     :class:`StoreError` is rethrown and the UI explains it to the user.
+    With ``defer`` the manager asks nobody: a call that needs approval waits
+    (the turn pauses, springtail's deferred approvals) and the step asks the
+    user itself, so a question left unanswered survives the program.
     """
     processor = exception_processor or DefaultToolExecutionExceptionProcessor(
         always_throw=False, rethrow=(StoreError,)
@@ -186,5 +193,10 @@ def make_manager(
     return ToolCallingManager(
         exception_processor=processor,
         listeners=(ToolLineListener(env.reporter),) if report_tools else (),
-        approver=approver_for(env.reporter),
+        approver=defer_approval if defer else approver_for(env.reporter),
     )
+
+
+def ask_decisions(reporter: Reporter, pending: Sequence[PendingApproval]) -> dict[str, bool]:
+    """The user's decision on each call that waits, asked one at a time."""
+    return {call.id: reporter.approve(call.name, call.arguments) for call in pending}

@@ -8,6 +8,12 @@ puts it outside; inside is what keeps the embedded model calling tools in a
 long conversation: shown a history of requests answered in prose, the 1.5B
 model answered the next requests in prose too, from nothing, while a history
 that shows the calls keeps it calling (docs/support-bot.md).
+
+A reservation waits for the user's yes as a paused turn (springtail's
+deferred approvals, docs/approvals.md): the step asks right away and resumes
+the turn with the answer, and a question left unanswered (Ctrl-C, the
+program killed) is stored with the conversation, so ``--conversation ID``
+asks it again.
 """
 
 from __future__ import annotations
@@ -25,14 +31,16 @@ from springtail import (
     Message,
     MessageChatMemoryAdvisor,
     MessageWindowChatMemory,
+    PausedTurn,
     ToolCallback,
     ToolCallingAdvisor,
     ToolCallingManager,
     ToolSearch,
 )
+from springtail.client import ChatClientRequestSpec
 from springtail.messages import Prompt, SystemMessage
-from support_bot.steps._answers import answer_streamed
-from support_bot.steps._base import SYSTEM_PROMPT, StepEnv, make_manager
+from support_bot.steps._answers import stream_answer
+from support_bot.steps._base import SYSTEM_PROMPT, StepEnv, ask_decisions, make_manager
 from support_bot.tools import all_tools
 
 __all__ = ["MEMORY_ORDER", "MEMORY_WINDOW", "FinalStep", "final_client"]
@@ -84,7 +92,8 @@ class FinalStep:
         self._memory = MessageWindowChatMemory(
             repository=env.store.chat_memory_repository(), max_messages=MEMORY_WINDOW
         )
-        manager = make_manager(env, report_tools=False)  # the stream reports tool calls
+        # The stream reports tool calls; approvals wait as paused turns, asked by this step.
+        manager = make_manager(env, report_tools=False, defer=True)
         self._client = final_client(
             env.model,
             tools=self._tools,
@@ -114,15 +123,34 @@ class FinalStep:
         return self._conversation_id
 
     def ask(self, text: str) -> str:
-        """One streamed request in this conversation."""
-        spec = (
-            self._client.prompt(text)
-            .advisor_param(ChatMemory.CONVERSATION_ID, self._conversation_id)
-            .tool_context(
-                {"user_name": self._env.user_name, "conversation_id": self._conversation_id}
-            )
+        """One streamed request in this conversation (after any decision it still waits for)."""
+        self.resume_pending()
+        answer, paused = stream_answer(self._spec(self._client.prompt(text)), self._env.reporter)
+        return answer + self._decide(paused)
+
+    def resume_pending(self) -> str | None:
+        """Ask again for the decisions the conversation waits for, and finish that turn.
+
+        Returns the resumed turn's answer, or ``None`` when nothing waits.
+        """
+        paused = self._memory.paused_turn(self._conversation_id)
+        if paused is None or not paused.waiting():
+            return None  # (a turn whose approvals all expired is closed by the next message)
+        return self._decide(paused)
+
+    def _decide(self, paused: PausedTurn | None) -> str:
+        answers: list[str] = []
+        while paused is not None:  # a resumed turn may ask again
+            decisions = ask_decisions(self._env.reporter, paused.waiting())
+            spec = self._spec(self._client.prompt().decide(decisions))
+            answer, paused = stream_answer(spec, self._env.reporter)
+            answers.append(answer)
+        return "".join(answers)
+
+    def _spec(self, spec: ChatClientRequestSpec) -> ChatClientRequestSpec:
+        return spec.advisor_param(ChatMemory.CONVERSATION_ID, self._conversation_id).tool_context(
+            {"user_name": self._env.user_name, "conversation_id": self._conversation_id}
         )
-        return answer_streamed(spec, self._env.reporter)
 
     def history(self) -> list[Message]:
         """The stored conversation (the memory window)."""

@@ -5,6 +5,12 @@ the tool calls to the manager, and calls the model again with the result,
 for at most :data:`MAX_ROUNDS` rounds. Because the loop is ours, so are the
 policies: a friendly exception processor words tool failures for the model,
 and ``product_reserve`` runs only after the user approves it.
+
+The approval is springtail's deferred-approval shape, written out: the
+manager defers ``product_reserve`` (the reply's other calls run), the result
+lists it in ``pending_approvals``, this code asks the user, and the same
+``execute_tool_calls`` resumes the reply with the decisions and the answers
+already known (``results=``), which do not run again (docs/approvals.md).
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ from springtail import (
     UserMessage,
 )
 from support_bot._store import StoreError
-from support_bot.steps._base import SYSTEM_PROMPT, StepEnv, make_manager
+from support_bot.steps._base import SYSTEM_PROMPT, StepEnv, ask_decisions, make_manager
 from support_bot.tools import all_tools
 
 __all__ = ["MAX_ROUNDS", "Step4", "friendly_exception_processor"]
@@ -61,7 +67,7 @@ class Step4:
         self._env = env
         self._tools = [*all_tools(env.store), *env.extra_tools]
         self._manager = make_manager(
-            env, report_tools=True, exception_processor=friendly_exception_processor
+            env, report_tools=True, exception_processor=friendly_exception_processor, defer=True
         )
         self._conversation_id = env.conversation_id
         self._messages: list[Message] = []
@@ -76,7 +82,8 @@ class Step4:
         """What the step shows."""
         return [
             f"Step 4 - user-controlled loop: ChatModel + ToolCallingManager, at most {MAX_ROUNDS} "
-            "tool rounds, a friendly exception processor, approval before product_reserve.",
+            "tool rounds, a friendly exception processor, product_reserve deferred for your "
+            "approval and the reply resumed with it.",
         ]
 
     @property
@@ -111,6 +118,11 @@ class Step4:
                 break
             rounds += 1
             result = self._manager.execute_tool_calls(prompt, response)
+            if result.pending_approvals:  # paused: ask, then resume the same reply
+                decisions = ask_decisions(reporter, result.pending_approvals)
+                result = self._manager.execute_tool_calls(
+                    prompt, response, decisions=decisions, results=result.answered
+                )
             prompt = Prompt(result.conversation_history, options)
             if result.return_direct:
                 answer = "\n".join(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import secrets
 from collections.abc import Callable
 
@@ -127,6 +128,9 @@ def _answer_lines(
     console: Console,
     prompt: str,
 ) -> int:
+    if isinstance(step, FinalStep):
+        # A conversation resumed with --conversation may wait for a decision: ask it first.
+        _turn(step.resume_pending, reporter, console)
     while True:
         line = read_line(prompt)
         if line is None:
@@ -138,17 +142,22 @@ def _answer_lines(
             if not _command(line, step, console):
                 return 0
             continue
-        reporter.begin_turn()
-        try:
-            step.ask(line)
-        except ModelUnavailableError:
-            raise
-        except ModelError as exc:
-            reporter.end_turn()
-            console.print(f"  The model failed: {exc} Try again or rephrase.", highlight=False)
-            continue
-        except KeyboardInterrupt:
-            reporter.end_turn()
-            console.print("  (interrupted)")
-            continue
+        _turn(functools.partial(step.ask, line), reporter, console)
+
+
+def _turn(run: Callable[[], object], reporter: ConsoleReporter, console: Console) -> None:
+    """One turn on screen; a model's bad reply or Ctrl-C ends it, not the chat."""
+    reporter.begin_turn()
+    try:
+        run()
+    except ModelUnavailableError:
+        raise
+    except ModelError as exc:
         reporter.end_turn()
+        console.print(f"  The model failed: {exc} Try again or rephrase.", highlight=False)
+        return
+    except KeyboardInterrupt:
+        reporter.end_turn()
+        console.print("  (interrupted)")
+        return
+    reporter.end_turn()
