@@ -58,9 +58,10 @@ def test_streamed_answer_approval_and_exit_in_a_terminal(
     chat.expect("support-bot")
     chat.expect("you>")
     chat.sendline("Reserve 2 units of SKU-100 and add that as a to-do")
+    # The call that needs no approval runs first; the reservation waits for the answer.
+    chat.expect("Added to-do #1")  # the live tool line
     chat.expect(re.escape('Allow product_reserve(sku="SKU-100", quantity=2)? [y/N]'))
     chat.sendline("y")
-    chat.expect("Added to-do #1")  # the live tool line
     chat.expect("and added the to-do.")
     chat.expect("you>")
     screen = ANSI.sub("", chat.logfile_read.getvalue())
