@@ -11,8 +11,10 @@ turns one after the other; all conversations run at once. The turns are
 
 1. "What is A times B?"  → ``calculate``,
 2. "Add a to-do: load N" → ``todo_add``,
-3. "Reserve 1 of SKU-100" → ``product_reserve``, approved over HTTP as soon as asked
-   (12 units in stock: 12 reservations succeed, the rest are refused in words),
+3. "Reserve 1 of SKU-100" → ``product_reserve``: the turn pauses, stored, and the
+   decision is posted as soon as it is asked (with ``--postgres`` to the other
+   process), which resumes it (12 units in stock: 12 reservations succeed, the rest
+   are refused in words); its latency runs to the resumed turn's ``done``,
 
 and further turns repeat the first. The model is ``scripted:demo`` (instant,
 deterministic), so the figures are the service's own cost: HTTP, the event
@@ -46,6 +48,7 @@ import uuid
 from contextlib import ExitStack, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -116,18 +119,36 @@ def turn_text(conversation: int, turn: int) -> str:
 
 
 async def one_turn(
-    client: httpx.AsyncClient, url: str, cid: str, text: str, figures: Figures
+    client: httpx.AsyncClient, urls: list[str], cid: str, text: str, figures: Figures
 ) -> None:
     started = time.perf_counter()
-    ended = None
+    path = f"/api/conversations/{cid}/messages"
+    ended = await read_turn(client, urls[0], path, {"text": text}, figures)
+    if ended is not None and ended[0] == "done" and ended[1].get("paused"):
+        # Decided at once, on the other process when there are two: no sticky routing.
+        decisions = {call_id: True for call_id in ended[1]["waiting"]}
+        path = f"/api/conversations/{cid}/approvals"
+        ended = await read_turn(client, urls[-1], path, {"decisions": decisions}, figures)
+    if ended is None:
+        return
+    if ended[0] != "done":
+        figures.errors.append(f"turn ended with {ended}")
+        return
+    figures.latencies.append(time.perf_counter() - started)
+    figures.answers.append(ended[1]["answer"])
+
+
+async def read_turn(
+    client: httpx.AsyncClient, url: str, path: str, body: dict[str, Any], figures: Figures
+) -> tuple[str, dict[str, Any]] | None:
+    """POST and read the event stream to ``done`` or ``error``; the calls it left waiting."""
+    waiting: list[str] = []
     try:
-        async with client.stream(
-            "POST", f"{url}/api/conversations/{cid}/messages", json={"text": text}
-        ) as response:
+        async with client.stream("POST", f"{url}{path}", json=body) as response:
             if response.status_code != 200:
                 await response.aread()
                 figures.errors.append(f"HTTP {response.status_code}: {response.text[:100]}")
-                return
+                return None
             name, data = "message", []
             async for line in response.aiter_lines():
                 if line.startswith("event:"):
@@ -138,23 +159,14 @@ async def one_turn(
                     payload = json.loads("\n".join(data))
                     data = []
                     if name == "approval_requested":
-                        decided = await client.post(
-                            f"{url}/api/conversations/{cid}/approvals/{payload['approval_id']}",
-                            json={"approved": True},
-                        )
-                        if decided.status_code != 200:
-                            figures.errors.append(f"approval HTTP {decided.status_code}")
+                        waiting.append(payload["id"])
                     elif name in ("done", "error"):
-                        ended = (name, payload)
-                        break
+                        return name, {**payload, "waiting": waiting}
     except httpx.HTTPError as exc:
         figures.errors.append(f"{type(exc).__name__}: {exc}")
-        return
-    if ended is None or ended[0] != "done":
-        figures.errors.append(f"turn ended with {ended}")
-        return
-    figures.latencies.append(time.perf_counter() - started)
-    figures.answers.append(ended[1]["answer"])
+        return None
+    figures.errors.append("the stream ended without done or error")
+    return None
 
 
 async def conversation(index: int, urls: list[str], turns: int, figures: Figures) -> str:
@@ -166,8 +178,9 @@ async def conversation(index: int, urls: list[str], turns: int, figures: Figures
         created.raise_for_status()
         cid = str(created.json()["id"])
         for turn in range(turns):
-            url = urls[(index + turn) % len(urls)]
-            await one_turn(client, url, cid, turn_text(index, turn), figures)
+            first = (index + turn) % len(urls)
+            rotated = urls[first:] + urls[:first]
+            await one_turn(client, rotated, cid, turn_text(index, turn), figures)
     return cid
 
 

@@ -31,6 +31,7 @@ from support_bot.serve._command import uvicorn_config
 __all__ = [
     "Served",
     "free_port",
+    "post_decisions",
     "post_turn",
     "serve_in_thread",
     "serve_process",
@@ -47,11 +48,12 @@ def free_port() -> int:
 
 @dataclass
 class Served:
-    """A running service: its base URL and the store behind it."""
+    """A running service: its base URL and the store behind it (or its process)."""
 
     url: str
     store: BusinessStore | None = None
     log: list[str] = field(default_factory=list)
+    process: subprocess.Popen[str] | None = None
 
     def client(self, **kwargs: Any) -> httpx.Client:
         """A client with its own cookie jar, i.e. its own browser session.
@@ -131,7 +133,7 @@ def serve_process(
         stderr=subprocess.STDOUT,
         text=True,
     )
-    served = Served(f"http://127.0.0.1:{port}")
+    served = Served(f"http://127.0.0.1:{port}", process=process)
     try:
         try:
             wait_ready(served.url, process=process)
@@ -172,10 +174,28 @@ def post_turn(
     on_event: Callable[[str, dict[str, Any]], None] | None = None,
 ) -> list[tuple[str, dict[str, Any]]]:
     """Send a message and read its whole event stream."""
+    path = f"/api/conversations/{conversation_id}/messages"
+    return post_events(client, path, {"text": text}, on_event=on_event)
+
+
+def post_decisions(
+    client: httpx.Client, conversation_id: str, decisions: dict[str, bool]
+) -> list[tuple[str, dict[str, Any]]]:
+    """Send the decisions for a paused turn and read the resumed turn's event stream."""
+    path = f"/api/conversations/{conversation_id}/approvals"
+    return post_events(client, path, {"decisions": decisions})
+
+
+def post_events(
+    client: httpx.Client,
+    path: str,
+    body: dict[str, Any],
+    *,
+    on_event: Callable[[str, dict[str, Any]], None] | None = None,
+) -> list[tuple[str, dict[str, Any]]]:
+    """POST ``body`` and read the whole event stream it answers with."""
     events: list[tuple[str, dict[str, Any]]] = []
-    with client.stream(
-        "POST", f"/api/conversations/{conversation_id}/messages", json={"text": text}
-    ) as response:
+    with client.stream("POST", path, json=body) as response:
         if response.status_code != 200:
             response.read()
             raise AssertionError(f"{response.status_code}: {response.text}")

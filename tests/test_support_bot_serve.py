@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from serve_helpers import Served, parse_sse, post_turn, serve_in_thread
+from serve_helpers import Served, parse_sse, post_decisions, post_turn, serve_in_thread
 from springtail import (
     ChatMemoryError,
     ChatModel,
@@ -102,26 +102,61 @@ def test_a_turn_streams_tool_lines_and_text_then_is_remembered(served: Served) -
         assert [c["id"] for c in listed] == [cid]
 
 
-def test_an_approved_reservation_takes_the_stock(served: Served, store: Store) -> None:
+def pause_a_reservation(
+    client: httpx.Client, cid: str, text: str = "Reserve 2 of SKU-100"
+) -> dict[str, Any]:
+    """Send a reservation; the turn ends waiting for the decision. The approval_requested data."""
+    events = post_turn(client, cid, text)
+    assert names(events)[-2:] == ["approval_requested", "done"]
+    assert events[-1][1]["paused"] is True
+    requested = events[-2][1]
+    assert requested["name"] == "product_reserve"
+    assert requested["approval_id"] == requested["id"]  # decisions name the call itself
+    return requested
+
+
+def test_a_reservation_waits_stored_and_the_decision_resumes_it(
+    served: Served, store: Store
+) -> None:
     with served.client() as client:
         cid = new_conversation(client)
+        requested = pause_a_reservation(client, cid)
+        assert json.loads(requested["arguments"]) == {"sku": "SKU-100", "quantity": 2}
+        assert 0 < requested["timeout_s"] <= 5
+        assert store.product("SKU-100").stock == 12  # nothing before the decision
 
-        def approve(name: str, data: dict[str, Any]) -> None:
-            if name == "approval_requested":
-                assert data["name"] == "product_reserve"
-                assert json.loads(data["arguments"]) == {"sku": "SKU-100", "quantity": 2}
-                with served.client(cookies=client.cookies) as other:
-                    decided = other.post(
-                        f"/api/conversations/{cid}/approvals/{data['approval_id']}",
-                        json={"approved": True},
-                    )
-                assert decided.status_code == 200, decided.text
+        waiting = client.get(f"/api/conversations/{cid}").json()
+        assert waiting["running"] is False  # nothing holds this process while it waits
+        assert [p["id"] for p in waiting["pending"]] == [requested["id"]]
+        assert [m["role"] for m in waiting["messages"]] == ["user"]
 
-        events = post_turn(client, cid, "Reserve 2 of SKU-100", on_event=approve)
-    decided = next(data for name, data in events if name == "approval_decided")
-    assert decided == {**decided, "approved": True, "reason": "user"}
+        refused = client.post(f"/api/conversations/{cid}/messages", json={"text": "hello"})
+        assert refused.status_code == 409
+        assert "waits for a decision on product_reserve" in refused.json()["error"]
+
+        events = post_decisions(client, cid, {requested["id"]: True})
+        assert events[0] == (
+            "approval_decided",
+            {"approval_id": requested["id"], "approved": True, "reason": "user"},
+        )
+        finished = next(data for name, data in events if name == "tool_finished")
+        assert "reservation R-1; 10 left in stock" in finished["result"]
+        assert names(events)[-1] == "done"
+        assert events[-1][1]["paused"] is False
+        assert "10 left in stock" in events[-1][1]["answer"]
+        assert store.product("SKU-100").stock == 10
+
+        after = client.get(f"/api/conversations/{cid}").json()
+        assert after["pending"] == []
+        assert after["turns"] == 1  # the resumed turn is the same turn
+        assert [m["role"] for m in after["messages"]] == ["user", "assistant", "tool", "assistant"]
+
+        again = client.post(
+            f"/api/conversations/{cid}/approvals/{requested['id']}", json={"approved": True}
+        )
+        assert again.status_code == 409
+        assert "Nothing waits for approval" in again.json()["error"]
     assert store.product("SKU-100").stock == 10
-    assert "10 left in stock" in events[-1][1]["answer"]
 
 
 def test_a_denied_reservation_reaches_the_model_and_takes_nothing(
@@ -129,61 +164,119 @@ def test_a_denied_reservation_reaches_the_model_and_takes_nothing(
 ) -> None:
     with served.client() as client:
         cid = new_conversation(client)
-
-        def deny(name: str, data: dict[str, Any]) -> None:
-            if name == "approval_requested":
-                with served.client(cookies=client.cookies) as other:
-                    other.post(
-                        f"/api/conversations/{cid}/approvals/{data['approval_id']}",
-                        json={"approved": False},
-                    )
-
-        events = post_turn(client, cid, "Reserve 3 of SKU-200", on_event=deny)
+        requested = pause_a_reservation(client, cid, "Reserve 3 of SKU-200")
+        response = client.stream(
+            "POST",
+            f"/api/conversations/{cid}/approvals/{requested['id']}",
+            json={"approved": False},
+        )
+        with response as stream:
+            events = list(parse_sse(stream.iter_lines()))
     finished = next(data for name, data in events if name == "tool_finished")
     assert finished["is_error"] is True
-    assert "declined" in finished["result"] or "denied" in finished["result"].lower()
+    assert "was not approved (the person declined it)" in finished["result"]
     assert names(events)[-1] == "done"
     assert store.product("SKU-200").stock == 7
 
 
-def test_no_answer_in_time_is_a_denial_and_other_conversations_carry_on(store: Store) -> None:
-    with serve_in_thread(store, DemoChatModel(), approval_timeout_s=2.0) as served:
-        waiting: list[tuple[str, dict[str, Any]]] = []
-        asked = threading.Event()
-
-        def record(name: str, data: dict[str, Any]) -> None:
-            waiting.append((name, data))
-            if name == "approval_requested":
-                asked.set()
-
-        with served.client() as first, served.client() as second:
-            cid = new_conversation(first)
-            other = new_conversation(second)
-            worker = threading.Thread(
-                target=lambda: post_turn(first, cid, "Reserve 1 of SKU-300", on_event=record)
-            )
-            worker.start()
-            assert asked.wait(10)
-            answered = post_turn(second, other, "What is 2 times 3?")
-            # Answered while the first conversation still waits for its decision.
-            assert "approval_decided" not in [name for name, _ in waiting]
-            assert answered[-1][0] == "done"
-            worker.join(timeout=10)
-    decided = next(data for name, data in waiting if name == "approval_decided")
-    assert decided["approved"] is False
-    assert decided["reason"] == "timeout"
-    assert waiting[-1][0] == "done"
+def test_after_the_deadline_a_decision_is_refused_and_the_chat_goes_on(store: Store) -> None:
+    with (
+        serve_in_thread(store, DemoChatModel(), approval_timeout_s=0.2) as served,
+        served.client() as client,
+    ):
+        cid = new_conversation(client)
+        requested = pause_a_reservation(client, cid, "Reserve 1 of SKU-300")
+        time.sleep(0.3)
+        assert client.get(f"/api/conversations/{cid}").json()["pending"] == []
+        late = client.post(
+            f"/api/conversations/{cid}/approvals", json={"decisions": {requested["id"]: True}}
+        )
+        assert late.status_code == 409
+        assert "expired" in late.json()["error"]
+        events = post_turn(client, cid, "hello")
+        assert events[-1][1]["answer"] == "You said: hello"
+        history = client.get(f"/api/conversations/{cid}").json()["messages"]
+    assert [m["role"] for m in history] == ["user", "assistant", "tool", "user", "assistant"]
+    assert "its approval expired" in history[2]["responses"][0]["result"]
     assert store.product("SKU-300").stock == 4
 
 
-def test_an_unknown_approval_is_404(served: Served) -> None:
+def test_a_reservation_asked_before_a_restart_is_decided_after_it(store: Store) -> None:
+    key = b"k" * 32  # the session key a real server keeps in its data folder across restarts
+    with (
+        serve_in_thread(store, DemoChatModel(), session_key=key) as before,
+        before.client() as client,
+    ):
+        cid = new_conversation(client)
+        requested = pause_a_reservation(client, cid)
+        cookies = client.cookies
+    with (
+        serve_in_thread(store, DemoChatModel(), session_key=key) as after,
+        after.client(cookies=cookies) as client,
+    ):
+        assert [p["id"] for p in client.get(f"/api/conversations/{cid}").json()["pending"]] == [
+            requested["id"]
+        ]
+        events = post_decisions(client, cid, {requested["id"]: True})
+    assert "10 left in stock" in events[-1][1]["answer"]
+    assert store.product("SKU-100").stock == 10
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "message"),
+    [
+        ({"decisions": {}}, 422, "one for every call that waits"),
+        ({"decisions": {"x": "yes"}}, 422, "one for every call that waits"),
+        ({"approved": True}, 422, "one for every call that waits"),
+        ({"decisions": {"no-such-call": True}}, 409, "does not wait for approval"),
+    ],
+)
+def test_decisions_that_do_not_fit_are_refused_in_one_sentence(
+    served: Served, body: dict[str, Any], status: int, message: str
+) -> None:
+    with served.client() as client:
+        cid = new_conversation(client)
+        pause_a_reservation(client, cid)
+        response = client.post(f"/api/conversations/{cid}/approvals", json=body)
+        assert response.status_code == status, response.text
+        assert message in response.json()["error"]
+        assert len(client.get(f"/api/conversations/{cid}").json()["pending"]) == 1
+
+
+def test_a_decision_where_nothing_waits_is_409(served: Served) -> None:
     with served.client() as client:
         cid = new_conversation(client)
         response = client.post(
             f"/api/conversations/{cid}/approvals/nothing-here", json={"approved": True}
         )
-    assert response.status_code == 404
-    assert "No approval" in response.json()["error"]
+    assert response.status_code == 409
+    assert "Nothing waits for approval" in response.json()["error"]
+
+
+def test_twenty_identical_decisions_at_once_reserve_once(served: Served, store: Store) -> None:
+    with served.client() as client:
+        cid = new_conversation(client)
+        requested = pause_a_reservation(client, cid)
+        statuses: list[int] = []
+        lock = threading.Lock()
+
+        def decide() -> None:
+            with served.client(cookies=client.cookies) as other:
+                response = other.post(
+                    f"/api/conversations/{cid}/approvals",
+                    json={"decisions": {requested["id"]: True}},
+                )
+                response.read()
+            with lock:
+                statuses.append(response.status_code)
+
+        threads = [threading.Thread(target=decide) for _ in range(20)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+    assert sorted(statuses) == [200] + [409] * 19
+    assert store.product("SKU-100").stock == 10
 
 
 def test_a_disconnected_client_cancels_its_turn_and_nothing_is_saved(store: Store) -> None:
@@ -311,7 +404,7 @@ def test_a_model_that_fails_to_load_keeps_the_service_unready(store: Store) -> N
     assert sent.json() == {"error": "The model could not be loaded; the server log says why."}
 
 
-def test_leaving_while_asked_for_approval_cancels_the_turn(store: Store) -> None:
+def test_leaving_while_asked_for_approval_leaves_the_reservation_waiting(store: Store) -> None:
     with serve_in_thread(store, DemoChatModel()) as served, served.client() as client:
         cid = new_conversation(client)
         with client.stream(
@@ -325,7 +418,9 @@ def test_leaving_while_asked_for_approval_cancels_the_turn(store: Store) -> None
             assert time.monotonic() < deadline
             time.sleep(0.05)
         state = client.get(f"/api/conversations/{cid}").json()
-    assert state["messages"] == []
+    # The question was stored before it was asked: the page asks it again after a reload.
+    assert state["messages"] == [{"role": "user", "text": "Reserve 1 of SKU-100"}]
+    assert [p["name"] for p in state["pending"]] == ["product_reserve"]
     assert store.product("SKU-100").stock == 12
 
 

@@ -108,3 +108,31 @@ def test_a_denied_reservation_takes_nothing(served: Served, store: Store, page: 
     expect(page.locator(".tool.err")).to_contain_text("product_reserve")
     expect(page.locator(".msg.assistant").last).to_contain_text("Done:")
     assert store.product("SKU-300").stock == 4
+
+
+def test_a_reservation_asked_before_a_reload_is_approved_after_it(
+    served: Served, store: Store, page: Page
+) -> None:
+    expect = sync_api.expect
+    page.goto(served.url)
+    expect(page.locator("#conversations li")).to_have_count(1)
+    page.fill("#text", "Reserve 2 of SKU-100")
+    page.press("#text", "Enter")
+    expect(page.locator(".approval")).to_contain_text("Approve product_reserve")
+    expect(page.locator("#status")).to_have_text("Waiting for your decision…")
+
+    page.reload()  # the tab reloaded (or the server restarted): the question is still there
+    prompt = page.locator(".approval")
+    expect(prompt).to_contain_text('Approve product_reserve({"sku": "SKU-100", "quantity": 2})?')
+    expect(page.locator(".msg.user")).to_have_text("Reserve 2 of SKU-100")
+    assert store.product("SKU-100").stock == 12
+    prompt.get_by_role("button", name="Approve").click()
+    expect(prompt).to_contain_text("approved")
+    expect(page.locator(".tool.ok").last).to_contain_text("reservation R-1; 10 left in stock")
+    expect(page.locator(".msg.assistant").last).to_contain_text("10 left in stock.")
+    assert store.product("SKU-100").stock == 10
+
+    page.reload()  # decided: nothing is asked again, the history shows what happened
+    expect(page.locator(".tool.ok")).to_have_count(1)
+    expect(page.locator(".approval")).to_have_count(0)
+    expect(page.locator(".msg.assistant").last).to_contain_text("10 left in stock.")

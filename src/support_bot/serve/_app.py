@@ -9,8 +9,10 @@ Routes (all JSON, errors as ``{"error": "one sentence"}``):
 - ``GET /api/conversations/{id}`` one conversation with its remembered messages;
 - ``POST /api/conversations/{id}/messages`` ``{"text": …}``: the turn, as server-sent events
   (``queued``, ``started``, ``text``, ``tool_started``, ``tool_finished``,
-  ``approval_requested``, ``approval_decided``, then ``done`` or ``error``);
-- ``POST /api/conversations/{id}/approvals/{approval_id}`` ``{"approved": true|false}``.
+  ``approval_requested``, then ``done`` or ``error``);
+- ``POST /api/conversations/{id}/approvals`` ``{"decisions": {call id: true|false}}``, or
+  ``…/approvals/{call id}`` ``{"approved": true|false}``: the paused turn resumed, as
+  server-sent events (``approval_decided``, then as for a message); any process takes it.
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from springtail import (
+    ApprovalConflictError,
+    ApprovalPendingError,
     AssistantMessage,
     ChatMemoryError,
     ChatModel,
@@ -43,6 +47,7 @@ from springtail import (
     UserMessage,
 )
 from support_bot._store_base import BusinessStore, ServedConversation, StoreError
+from support_bot.serve._approvals import DecisionError, decisions_from
 from support_bot.serve._config import ServeConfig
 from support_bot.serve._security import (
     SESSION_COOKIE,
@@ -55,6 +60,7 @@ from support_bot.serve._turns import (
     TERMINAL_EVENTS,
     ChatService,
     ConversationBusyError,
+    ServeTurn,
     TooManyTurnsError,
 )
 
@@ -138,6 +144,7 @@ def create_app(
         Route("/api/conversations", _list_conversations, methods=["GET"]),
         Route("/api/conversations/{cid}", _read_conversation, methods=["GET"]),
         Route("/api/conversations/{cid}/messages", _send_message, methods=["POST"]),
+        Route("/api/conversations/{cid}/approvals", _decide_approval, methods=["POST"]),
         Route("/api/conversations/{cid}/approvals/{aid}", _decide_approval, methods=["POST"]),
     ]
     app = Starlette(
@@ -414,11 +421,13 @@ async def _read_conversation(request: Request) -> Response:
     conversation = await _owned(request)
     service = _service(request)
     messages = await asyncio.to_thread(service.memory.get, conversation.id)
+    pending = await asyncio.to_thread(service.pending, conversation.id)
     return _JSON(
         {
             **_conversation_json(conversation),
             "running": service.running(conversation.id),
             "messages": [_message_json(m) for m in messages],
+            "pending": pending,
         }
     )
 
@@ -444,15 +453,30 @@ async def _send_message(request: Request) -> Response:
             f"This conversation has reached {config.max_turns} turns; start a new conversation.",
         )
     service = _service(request)
+    waiting = await asyncio.to_thread(service.waiting, conversation.id)
+    if waiting:  # refused, not taken as a "no" (docs/approvals.md)
+        raise HTTPProblem(409, str(ApprovalPendingError(conversation.id, waiting)))
+    turn = _claim(request, service, conversation, text.strip())
+    return _stream(request, service, turn)
+
+
+def _claim(
+    request: Request, service: ChatService, conversation: ServedConversation, text: str
+) -> ServeTurn:
+    """The conversation claimed for a turn on this process (409 or 429 when it cannot be)."""
     client = request.client.host if request.client is not None else "unknown"
     try:
-        turn = service.start(conversation.id, text.strip(), owner=conversation.owner, client=client)
+        return service.start(conversation.id, text, owner=conversation.owner, client=client)
     except ConversationBusyError:
         raise HTTPProblem(
             409, "This conversation is already answering; wait for that answer first."
         ) from None
     except TooManyTurnsError as exc:
         raise HTTPProblem(429, str(exc), {"retry-after": str(exc.retry_after_s)}) from None
+
+
+def _stream(request: Request, service: ChatService, turn: ServeTurn) -> Response:
+    """Run the turn in its own task and send its events; a client that leaves cancels it."""
     tasks = _state(request).tasks
     task = asyncio.create_task(service.run(turn))
     tasks.add(task)
@@ -473,14 +497,29 @@ async def _send_message(request: Request) -> Response:
 
 
 async def _decide_approval(request: Request) -> Response:
+    """Resume the conversation's paused turn with the user's decisions, on whichever process.
+
+    The paused turn is taken from the database (the compare-and-set) before
+    anything streams, so a decision that lost the race, or names a call that
+    does not wait, is a 409 with one sentence, and a decision runs its call once.
+    """
     conversation = await _owned(request)
     body = await _json_object(request)
-    approved = body.get("approved")
-    if not isinstance(approved, bool):
-        raise HTTPProblem(422, 'Send {"approved": true} or {"approved": false}.')
-    if not _service(request).decide(conversation.id, request.path_params["aid"], approved):
-        raise HTTPProblem(
-            404,
-            "No approval is waiting under this id here; it may have timed out or been answered.",
-        )
-    return _JSON({"approved": approved})
+    try:
+        decisions = decisions_from(body, request.path_params.get("aid"))
+    except DecisionError as exc:
+        raise HTTPProblem(422, str(exc)) from None
+    service = _service(request)
+    turn = _claim(request, service, conversation, "")
+    try:
+        await asyncio.to_thread(service.take, turn, decisions)
+    except ApprovalConflictError as exc:
+        service.release(turn)
+        raise HTTPProblem(409, str(exc)) from None
+    except ValueError as exc:
+        service.release(turn)
+        raise HTTPProblem(422, str(exc)) from None
+    except BaseException:
+        service.release(turn)
+        raise
+    return _stream(request, service, turn)

@@ -39,6 +39,8 @@ asks for approval in the page, so it refuses them rather than ignore them."""
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """``serve``'s own options (``--model``, ``--data-dir``, ``--threads`` are common)."""
+    from support_bot.serve._config import DEFAULT_APPROVAL_TIMEOUT_S
+
     parser.add_argument(
         "--host",
         default="127.0.0.1",
@@ -73,10 +75,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--approval-timeout",
         type=float,
-        default=120.0,
+        default=DEFAULT_APPROVAL_TIMEOUT_S,
         metavar="SECONDS",
-        help="how long a reservation waits for approve/deny before it counts as denied "
-        "(default 120)",
+        help="how long a reservation waits (stored; any process may take the decision) "
+        "before it counts as denied (default 3600)",
     )
     parser.add_argument(
         "--rate-limit",

@@ -10,7 +10,8 @@ from springtail.mcp import HttpAccess
 
 __all__ = ["DEFAULT_APPROVAL_TIMEOUT_S", "TOKEN_ENV", "ServeConfig", "ServeConfigError"]
 
-DEFAULT_APPROVAL_TIMEOUT_S: Final = 120.0
+DEFAULT_APPROVAL_TIMEOUT_S: Final = 3600.0
+"""An hour: the reservation waits stored, holding nothing, so a person may take their time."""
 TOKEN_ENV: Final = "SUPPORT_BOT_TOKEN"
 
 
@@ -40,7 +41,8 @@ class ServeConfig:
             service issued are accepted. Random by default (sessions end with
             the process); ``support-bot serve`` keeps one in the data folder,
             or derives it from the token.
-        approval_timeout_s: How long a turn waits for approve/deny; then it is a denial.
+        approval_timeout_s: How long a reservation waits, stored, for approve/deny; then it
+            counts as denied.
         max_body_bytes: Largest request body accepted (413 above).
         max_message_chars: Longest user message (413 above).
         max_turns: Turns one conversation may hold (409 after that: start a new one).

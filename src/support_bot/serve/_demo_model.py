@@ -17,9 +17,9 @@ exactly the way the scripted model does:
 
 from __future__ import annotations
 
-import itertools
 import json
 import re
+import secrets
 from collections.abc import AsyncIterator, Iterator
 from typing import Final
 
@@ -44,7 +44,6 @@ _RESERVE = re.compile(r"reserve\s+(\d+)\s+(?:units?\s+)?(?:of\s+)?(sku[\s_-]*\d+
 _LOOKUP = re.compile(r"(?:stock\s+of|look\s*up)\s+(sku[\s_-]*\d+)", re.IGNORECASE)
 _TIMES = re.compile(r"(-?\d+(?:\.\d+)?)\s*(?:times|\*|x)\s*(-?\d+(?:\.\d+)?)", re.IGNORECASE)
 _TODO = re.compile(r"add\s+(?:a\s+)?to-?do:?\s*(.+)", re.IGNORECASE)
-_ids = itertools.count(1)
 
 
 class DemoChatModel(ChatModel):
@@ -93,5 +92,7 @@ def reply_for(prompt: Prompt) -> AssistantMessage | str:
 
 
 def _call(name: str, **arguments: object) -> AssistantMessage:
-    call = ToolCall(f"demo-{next(_ids)}", name, json.dumps(arguments))
+    # Random, not counted: a decision names its call by id, and several processes make
+    # calls in one conversation, so a counter's "demo-1" could name another process's call.
+    call = ToolCall(f"demo-{secrets.token_hex(6)}", name, json.dumps(arguments))
     return AssistantMessage("", (call,))

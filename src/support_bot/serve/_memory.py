@@ -6,26 +6,34 @@ disconnect halfway, and the service promises that nothing half-written is
 saved, so every turn writes into its own buffer (found through a context
 variable, which follows the turn into worker threads) and the buffer reaches
 the real memory in one ``add`` only when the turn finished.
+
+A turn that pauses for the user's approval (springtail's deferred approvals)
+stores its paused turn the same way: buffered, and written after the turn's
+messages (:meth:`TurnBufferedMemory.commit_paused`). Taking a paused turn
+to resume it is never buffered: it is the compare-and-set that makes a
+decision run once, so it goes to the store at once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
+from datetime import datetime
 
-from springtail import ChatMemory, Message
+from springtail import ChatMemory, Message, MessageWindowChatMemory, PausedTurn, ToolCallDecision
 
 __all__ = ["TurnBuffer", "TurnBufferedMemory"]
 
 
 class TurnBuffer:
-    """The messages one turn has produced so far, per conversation."""
+    """The messages (and any paused turn) one turn has produced so far, per conversation."""
 
-    __slots__ = ("messages",)
+    __slots__ = ("messages", "paused")
 
     def __init__(self) -> None:
         self.messages: dict[str, list[Message]] = {}
+        self.paused: dict[str, PausedTurn] = {}
 
 
 _current: ContextVar[TurnBuffer | None] = ContextVar("support_bot_serve_turn", default=None)
@@ -38,7 +46,7 @@ class TurnBufferedMemory(ChatMemory):
     anywhere.
     """
 
-    def __init__(self, memory: ChatMemory) -> None:
+    def __init__(self, memory: MessageWindowChatMemory) -> None:
         self._memory = memory
 
     @contextmanager
@@ -57,6 +65,37 @@ class TurnBufferedMemory(ChatMemory):
             if messages:
                 self._memory.add(conversation_id, messages)
         buffer.messages.clear()
+
+    def commit_paused(self, buffer: TurnBuffer) -> None:
+        """Store the turn's paused turn, once its messages are stored."""
+        for conversation_id, turn in buffer.paused.items():
+            self._memory.pause(conversation_id, turn)
+        buffer.paused.clear()
+
+    def pause(self, conversation_id: str, turn: PausedTurn) -> None:
+        """Buffer inside a turn, write through outside one."""
+        buffer = _current.get()
+        if buffer is None:
+            self._memory.pause(conversation_id, turn)
+        else:
+            buffer.paused[conversation_id] = turn
+
+    def paused_turn(self, conversation_id: str) -> PausedTurn | None:
+        """This turn's paused turn, else the stored one."""
+        buffer = _current.get()
+        if buffer is not None and conversation_id in buffer.paused:
+            return buffer.paused[conversation_id]
+        return self._memory.paused_turn(conversation_id)
+
+    def take_paused_turn(
+        self,
+        conversation_id: str,
+        decisions: Mapping[str, ToolCallDecision | bool] | None = None,
+        *,
+        now: datetime | None = None,
+    ) -> PausedTurn:
+        """Decide and remove the stored paused turn, at once (never buffered: exactly once)."""
+        return self._memory.take_paused_turn(conversation_id, decisions, now=now)
 
     def add(self, conversation_id: str, messages: Sequence[Message]) -> None:
         """Buffer inside a turn, write through outside one."""
@@ -79,4 +118,5 @@ class TurnBufferedMemory(ChatMemory):
         buffer = _current.get()
         if buffer is not None:
             buffer.messages.pop(conversation_id, None)
+            buffer.paused.pop(conversation_id, None)
         self._memory.clear(conversation_id)

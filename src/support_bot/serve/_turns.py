@@ -5,23 +5,26 @@ The service runs the same conversation as the terminal's ``final`` step
 ``support_bot.steps.final.final_client``); what differs is where things go. Each
 turn runs in its own task and reports :class:`TurnEvent` values on a queue
 that the HTTP response turns into server-sent events. A tool that needs
-approval (``product_reserve``) makes the turn publish ``approval_requested``
-and wait for :meth:`ChatService.decide`, or for the timeout, which counts as
-a denial the model reads like any other. Only the waiting turn waits.
+approval (``product_reserve``) does not hold the turn: springtail's tool loop
+defers it and pauses the turn, which is stored with the conversation in the
+shared database; the turn ends (``approval_requested`` then ``done``), and a
+later decision, posted to any process, resumes it as a turn of its own
+(:meth:`ChatService.resume`). After ``--approval-timeout`` seconds the call
+counts as denied.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 import time
-from collections.abc import Sequence
-from contextvars import ContextVar
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from springtail import (
+    ApprovalConflictError,
+    ApprovalPendingError,
     ChatMemory,
     ChatMemoryError,
     ChatModel,
@@ -30,16 +33,19 @@ from springtail import (
     LlamaCppChatModel,
     MessageWindowChatMemory,
     ModelError,
+    PausedTurn,
+    PendingApproval,
     Prompt,
     SystemMessage,
     TextDelta,
-    ToolCall,
     ToolCallFinished,
     ToolCallingManager,
     ToolCallStarted,
-    ToolDefinition,
+    TurnPaused,
+    defer_approval,
 )
 from support_bot._store_base import BusinessStore, StoreError
+from support_bot.serve._approvals import decided_events, pending_json
 from support_bot.serve._config import ServeConfig
 from support_bot.serve._gate import ModelGate
 from support_bot.serve._memory import TurnBufferedMemory
@@ -91,15 +97,21 @@ class TurnEvent:
 
 @dataclass(eq=False)
 class ServeTurn:
-    """A web turn while it runs: the events queued for its client and the approvals it awaits."""
+    """A web turn while it runs: the events queued for its client.
+
+    A turn answers a message (``text``), or resumes a paused turn with the
+    user's decisions (``resume``, taken from the store already; ``by_user``
+    names the calls the user decided, the others expired).
+    """
 
     conversation_id: str
     text: str
     owner: str = ""
     client: str = ""
     events: asyncio.Queue[TurnEvent] = field(default_factory=asyncio.Queue)
-    approvals: dict[str, asyncio.Future[bool]] = field(default_factory=dict)
     in_gate: bool = False
+    resume: PausedTurn | None = None
+    by_user: set[str] = field(default_factory=set)
 
     def emit(self, event: str, /, **data: Any) -> None:
         """Publish an event to the client."""
@@ -108,11 +120,6 @@ class ServeTurn:
     def on_position(self, position: int) -> None:
         """The turn is queued for the model at ``position`` (1 = next)."""
         self.emit("queued", position=position)
-
-
-_current_turn: ContextVar[ServeTurn | None] = ContextVar(
-    "support_bot_serve_current_turn", default=None
-)
 
 
 class ChatService:
@@ -137,7 +144,8 @@ class ChatService:
             exception_processor=DefaultToolExecutionExceptionProcessor(
                 always_throw=False, rethrow=(StoreError,)
             ),
-            approver=self._approve,
+            approver=defer_approval,  # a reservation waits, stored, for the page's decision
+            approval_timeout=config.approval_timeout_s,
         )
         self._model = model
         self._tools = all_tools(store)
@@ -202,9 +210,35 @@ class ChatService:
         self._active[conversation_id] = turn
         return turn
 
+    def release(self, turn: ServeTurn) -> None:
+        """Give up a claimed turn that will not run (its decision was refused)."""
+        if self._active.get(turn.conversation_id) is turn:
+            del self._active[turn.conversation_id]
+
+    def waiting(self, conversation_id: str) -> tuple[PendingApproval, ...]:
+        """The calls the conversation waits for (blocking I/O: call it off the event loop)."""
+        paused = self.memory.paused_turn(conversation_id)
+        return paused.waiting() if paused is not None else ()
+
+    def pending(self, conversation_id: str) -> list[dict[str, Any]]:
+        """The calls the conversation waits for, as JSON (blocking I/O)."""
+        return pending_json(self.memory.paused_turn(conversation_id))
+
+    def take(self, turn: ServeTurn, decisions: Mapping[str, bool]) -> None:
+        """Take the conversation's paused turn with the user's decisions, for ``turn`` to resume.
+
+        Blocking I/O (run it off the event loop). This is the compare-and-set:
+        of two processes given the same decision at once, one gets the turn.
+
+        Raises:
+            ApprovalConflictError: nothing waits, or a decision names a call that does not.
+            ValueError: a call that waits has no decision.
+        """
+        turn.resume = self.memory.take_paused_turn(turn.conversation_id, decisions)
+        turn.by_user = set(decisions)
+
     async def run(self, turn: ServeTurn) -> None:
         """Run the turn to its end, publishing events; saves it only when it completes."""
-        token = _current_turn.set(turn)
         try:
             await self._run(turn)
         except asyncio.CancelledError:
@@ -212,6 +246,8 @@ class ChatService:
             raise
         except ModelError as exc:
             turn.emit("error", message=f"The model failed: {exc} Nothing was saved.")
+        except (ApprovalPendingError, ApprovalConflictError) as exc:  # lost a race to another
+            turn.emit("error", message=str(exc))
         except _SavedUncountedError as exc:
             log.error("turn of %s: %s", turn.conversation_id, exc)
             turn.emit(
@@ -229,10 +265,7 @@ class ChatService:
                 message="Something went wrong on the server; nothing was saved. Try again.",
             )
         finally:
-            _current_turn.reset(token)
             self._active.pop(turn.conversation_id, None)
-            for pending in turn.approvals.values():
-                pending.cancel()
 
     async def _run(self, turn: ServeTurn) -> None:
         cid = turn.conversation_id
@@ -242,15 +275,24 @@ class ChatService:
             turn.in_gate = True
             parts: list[str] = []
             arguments: dict[str, str] = {}
+            paused: PausedTurn | None = None
             try:
+                if turn.resume is not None:
+                    for name, data in decided_events(turn.resume, turn.by_user):
+                        turn.emit(name, **data)
                 turn.emit("started")
                 spec = (
-                    self._client.prompt(turn.text)
-                    .advisor_param(ChatMemory.CONVERSATION_ID, cid)
-                    .tool_context({"user_name": self._user_name, "conversation_id": cid})
+                    self._client.prompt().resume(turn.resume)
+                    if turn.resume is not None
+                    else self._client.prompt(turn.text)
+                )
+                spec = spec.advisor_param(ChatMemory.CONVERSATION_ID, cid).tool_context(
+                    {"user_name": self._user_name, "conversation_id": cid}
                 )
                 async for event in spec.astream().events():
-                    if isinstance(event, TextDelta):
+                    if isinstance(event, TurnPaused):
+                        paused = event.paused_turn
+                    elif isinstance(event, TextDelta):
                         if event.text:
                             parts.append(event.text)
                             turn.emit("text", delta=event.text)
@@ -277,11 +319,21 @@ class ChatService:
                     turn.in_gate = False
                     self.gate.release()
             # All or nothing: the turn's messages reach the memory in one write.
-            title = " ".join(turn.text.split())[:60]
+            # A resumed turn continues a counted one; only a message counts a turn.
+            title = " ".join(turn.text.split())[:60] if turn.resume is None else None
             await asyncio.shield(asyncio.to_thread(self._save, buffer, cid, title))
-        turn.emit("done", answer="".join(parts), duration_s=round(time.perf_counter() - started, 4))
+        self.release(turn)  # saved: a decision may come now, to this process too
+        if paused is not None:  # stored now: any process can take the decision
+            for data in pending_json(paused):
+                turn.emit("approval_requested", **data)
+        turn.emit(
+            "done",
+            answer="".join(parts),
+            duration_s=round(time.perf_counter() - started, 4),
+            paused=paused is not None,
+        )
 
-    def _save(self, buffer: Any, conversation_id: str, title: str) -> None:
+    def _save(self, buffer: Any, conversation_id: str, title: str | None) -> None:
         """The turn's messages and its count, together or not at all.
 
         They live in two tables (the chat memory's and the conversations'),
@@ -293,7 +345,8 @@ class ChatService:
         before = self._repository.find_by_conversation_id(conversation_id)
         self.memory.commit(buffer)
         try:
-            self._store.count_turn(conversation_id, title)
+            if title is not None:
+                self._store.count_turn(conversation_id, title)
         except Exception as exc:
             try:
                 self._repository.save_all(conversation_id, before)
@@ -303,47 +356,7 @@ class ChatService:
                     f"putting the conversation back failed too ({undo})"
                 ) from exc
             raise
-
-    async def _approve(self, call: ToolCall, definition: ToolDefinition) -> bool:
-        """The manager's approver: ask the web client and wait, out of the model's gate."""
-        turn = _current_turn.get()
-        if turn is None:
-            return False
-        approval_id = secrets.token_urlsafe(12)
-        decision: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        turn.approvals[approval_id] = decision
-        timeout = self._config.approval_timeout_s
-        turn.emit(
-            "approval_requested",
-            approval_id=approval_id,
-            id=call.id,
-            name=call.name,
-            arguments=call.arguments,
-            timeout_s=timeout,
-        )
-        if turn.in_gate:  # a person may take minutes: let queued turns use the model
-            turn.in_gate = False
-            self.gate.release()
-        reason = "user"
-        try:
-            approved = await asyncio.wait_for(decision, timeout)
-        except TimeoutError:
-            approved, reason = False, "timeout"
-        finally:
-            turn.approvals.pop(approval_id, None)
-        await self.gate.acquire(turn.on_position)
-        turn.in_gate = True
-        turn.emit("approval_decided", approval_id=approval_id, approved=approved, reason=reason)
-        return approved
-
-    def decide(self, conversation_id: str, approval_id: str, approved: bool) -> bool:
-        """Answer a pending approval; ``False`` when none is pending under this id here."""
-        turn = self._active.get(conversation_id)
-        decision = turn.approvals.get(approval_id) if turn is not None else None
-        if decision is None or decision.done():
-            return False
-        decision.set_result(approved)
-        return True
+        self.memory.commit_paused(buffer)  # last: a turn that waits has all its messages
 
     def running(self, conversation_id: str) -> bool:
         """Whether a turn of this conversation is running here."""

@@ -78,19 +78,26 @@ async function openConversation(id) {
       }
     }
   }
+  // A reservation that waits (asked before a reload, a restart, or on another server)
+  // is asked again; the decision resumes the turn on whichever server gets it.
+  const group = { decisions: {}, size: c.pending.length };
+  for (const p of c.pending) approvalPrompt(p, group);
+  if (c.pending.length) status("Waiting for your decision…");
   await listConversations();
 }
 
-function approvalPrompt(event) {
+// One prompt per call that waits; the decisions of a paused turn go together.
+const prompts = {};
+
+function approvalPrompt(event, group) {
   const box = add("approval", `Approve ${event.name}(${event.arguments})?`);
+  prompts[event.approval_id] = box;
   box.appendChild(document.createElement("br"));
   const decide = async (approved) => {
     for (const b of box.querySelectorAll("button")) b.disabled = true;
-    try {
-      await api(`/api/conversations/${current}/approvals/${event.approval_id}`, {
-        method: "POST", body: JSON.stringify({ approved }),
-      });
-    } catch (e) { add("error", e.message); }
+    group.decisions[event.approval_id] = approved;
+    if (Object.keys(group.decisions).length < group.size) return;
+    await stream(`/api/conversations/${current}/approvals`, { decisions: group.decisions });
   };
   for (const [label, cls, value] of [["Approve", "yes", true], ["Deny", "no", false]]) {
     const b = document.createElement("button");
@@ -99,6 +106,15 @@ function approvalPrompt(event) {
     box.appendChild(b);
   }
   return box;
+}
+
+function decided(data) {
+  const box = prompts[data.approval_id];
+  if (!box) return;
+  for (const b of box.querySelectorAll("button")) b.remove();
+  box.appendChild(document.createTextNode(
+    data.approved ? " approved" : data.reason === "timeout" ? " denied (no answer in time)"
+                                                           : " denied"));
 }
 
 function handle(name, data, turn) {
@@ -118,32 +134,27 @@ function handle(name, data, turn) {
                                 data.duration_s);
     status("Thinking…");
   } else if (name === "approval_requested") {
-    turn.approvals[data.approval_id] = approvalPrompt(data);
-    status(`Waiting for your decision (${Math.round(data.timeout_s)} s)…`);
+    if (turn.tools[data.id]) { turn.tools[data.id].remove(); delete turn.tools[data.id]; }
+    approvalPrompt(data, turn.waiting);
+    turn.waiting.size += 1;
   } else if (name === "approval_decided") {
-    const box = turn.approvals[data.approval_id];
-    if (box) {
-      for (const b of box.querySelectorAll("button")) b.remove();
-      box.appendChild(document.createTextNode(
-        data.approved ? " approved" : data.reason === "timeout" ? " denied (no answer in time)"
-                                                               : " denied"));
-    }
+    decided(data);
     status("Thinking…");
   } else if (name === "error") {
     add("msg error", data.message);
     status("");
-  } else if (name === "done") status("");
+  } else if (name === "done") {
+    status(data.paused ? "Waiting for your decision…" : "");
+  }
 }
 
-async function send(text) {
+// POST a JSON body and show the turn it streams back (a message, or a resumed turn).
+async function stream(path, body) {
   busy = true;
   $("send").disabled = true;
-  add("msg user", text);
-  const turn = { answer: null, tools: {}, approvals: {} };
+  const turn = { answer: null, tools: {}, waiting: { decisions: {}, size: 0 } };
   try {
-    const response = await api(`/api/conversations/${current}/messages`, {
-      method: "POST", body: JSON.stringify({ text }),
-    });
+    const response = await api(path, { method: "POST", body: JSON.stringify(body) });
     const reader = response.body.getReader();
     const decoder = new TextDecoder();
     let buffer = "";
@@ -172,6 +183,11 @@ async function send(text) {
     $("send").disabled = false;
     await listConversations();
   }
+}
+
+async function send(text) {
+  add("msg user", text);
+  await stream(`/api/conversations/${current}/messages`, { text });
 }
 
 $("ask").addEventListener("submit", (e) => {
