@@ -289,7 +289,10 @@ def test_resume_requests_that_cannot_work_are_refused_in_one_sentence(tmp_path: 
         plain.prompt().resume(42)  # type: ignore[arg-type]
 
 
-def test_an_approved_return_direct_tool_ends_the_resumed_turn_with_its_result() -> None:
+@pytest.mark.parametrize("streamed", [False, True], ids=["call", "stream"])
+def test_an_approved_return_direct_tool_ends_the_resumed_turn_with_its_result(
+    streamed: bool,
+) -> None:
     @tool(requires_approval=True, return_direct=True)
     def refund(order: str) -> str:
         """Refund an order."""
@@ -298,10 +301,21 @@ def test_an_approved_return_direct_tool_ends_the_resumed_turn_with_its_result() 
     memory = MessageWindowChatMemory(InMemoryChatMemoryRepository())
     call = AssistantMessage("", (ToolCall("r1", "refund", '{"order": "O-7"}'),))
     in_("cv", client(ScriptedChatModel([call]), memory, tools=(refund,)).prompt("refund")).call()
-    resumed = in_(
-        "cv", client(ScriptedChatModel([]), memory, tools=(refund,)).prompt().approve("r1")
-    )
-    assert resumed.call().content() == "Refunded O-7"  # the model is not called again
+    resumer = client(ScriptedChatModel([]), memory, tools=(refund,))
+    text, _ = run(in_("cv", resumer.prompt().approve("r1")), streamed)
+    assert text == "Refunded O-7"  # the model is not called again
+
+
+@pytest.mark.parametrize("streamed", [False, True], ids=["call", "stream"])
+def test_a_resumed_call_over_a_limit_ends_the_turn_saying_so(streamed: bool) -> None:
+    memory = MessageWindowChatMemory(InMemoryChatMemoryRepository())
+    in_("cv", client(asking(), memory).prompt("reserve")).call()
+    loop = ToolCallingAdvisor(ToolCallingManager(max_total_tool_calls=1))  # one call too many
+    advisors = [loop, MessageChatMemoryAdvisor(memory)]
+    resumer = ChatClient(ScriptedChatModel([]), tools=[reserve, lookup], advisors=advisors)
+    text, _ = run(in_("cv", resumer.prompt().approve("c2")), streamed)
+    assert text.startswith("Tool call limit exceeded")
+    assert RAN == ["lookup SKU-1"]
 
 
 def test_a_resumed_turn_can_pause_again(tmp_path: Path) -> None:
