@@ -874,6 +874,21 @@ async def test_a_lone_sync_call_never_runs_on_the_applications_event_loop() -> N
     assert ran_on[0] is not loop_thread
 
 
+def test_a_lone_sync_call_from_sync_code_runs_inline_on_the_calling_thread() -> None:
+    # The sync API's private loop serves nobody else, so its one call skips
+    # the worker pool's two thread hops (the S1 benchmark's cost).
+    ran_on: list[threading.Thread] = []
+
+    def where(args: str, ctx: Any) -> str:
+        ran_on.append(threading.current_thread())
+        return "ok"
+
+    ToolCallingManager().execute_tool_calls(
+        prompt_with(Tool("where", where)), calls_response(("where", ""))
+    )
+    assert ran_on == [threading.current_thread()]
+
+
 def test_a_lone_sync_call_with_a_timeout_is_still_abandoned_from_sync_code(
     release: threading.Event,
 ) -> None:

@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from springtail._sync import iterate_sync, run_sync
+from springtail._sync import iterate_sync, on_private_loop, run_sync
 
 
 async def _double(x: int) -> int:
@@ -49,6 +49,26 @@ def test_run_sync_from_several_threads_at_once() -> None:
 async def test_run_sync_inside_a_running_loop() -> None:
     # What a notebook cell does: sync API called while a loop is running.
     assert run_sync(_double(5)) == 10
+
+
+def test_only_the_private_loop_of_a_sync_call_counts_as_private() -> None:
+    # What lets a lone sync tool run inline (no thread hop) in a sync call:
+    # the check must see run_sync's own loop, and no other loop.
+    async def where() -> bool:
+        return on_private_loop()
+
+    assert run_sync(where()) is True
+    assert asyncio.run(where()) is False
+    assert on_private_loop() is False
+
+
+async def test_an_applications_loop_is_not_private() -> None:
+    assert on_private_loop() is False
+    assert run_sync(_private_check()) is False  # a fresh thread's asyncio.run
+
+
+async def _private_check() -> bool:
+    return on_private_loop()
 
 
 def test_run_sync_propagates_exceptions() -> None:

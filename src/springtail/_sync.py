@@ -137,11 +137,11 @@ def on_private_loop() -> bool:
     so a caller may block it briefly (run a lone sync tool inline) without
     delaying anyone else.
     """
-    loop: asyncio.AbstractEventLoop | None = getattr(_local, "loop", None)
-    if loop is None:
+    owned: _OwnedLoop | None = getattr(_local, "owned", None)
+    if owned is None:
         return False
     try:
-        return asyncio.get_running_loop() is loop
+        return asyncio.get_running_loop() is owned.loop
     except RuntimeError:
         return False
 
