@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias
+from typing import Any, ClassVar, Literal, TypeAlias
 
-if TYPE_CHECKING:
-    from springtail.tools import ToolCallback
+from springtail._tool_contract import ToolCallback
 
 __all__ = [
     "AssistantMessage",
