@@ -3,7 +3,8 @@
 import pytest
 
 from springtail import tool
-from springtail.client._tools import DuplicateToolNameError, check_unique, resolve_sources
+from springtail.client import DuplicateToolNameError
+from springtail.client._tools import check_unique, resolve_sources
 from springtail.tools import tool_callbacks
 
 

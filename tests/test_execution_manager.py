@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from springtail import DuplicateToolNameError  # the public name (springtail.client's too)
 from springtail.execution import (
     DefaultToolExecutionExceptionProcessor,
     StaticToolCallbackResolver,
@@ -131,11 +132,14 @@ async def test_two_offered_tools_with_one_name_are_refused_not_shadowed() -> Non
     local, remote = echo("calculate"), echo("calculate")
     manager = ToolCallingManager()
     prompt = prompt_with(local, remote, echo("other"))
-    with pytest.raises(ValueError, match=r"'calculate' offered more than once") as refused:
+    offered_twice = r"'calculate' offered more than once"
+    with pytest.raises(DuplicateToolNameError, match=offered_twice) as refused:
         await manager.aexecute_tool_calls(prompt, calls_response(("calculate", "{}")))
     assert "\n" not in str(refused.value)
+    assert refused.value.names == ("calculate",)
+    assert isinstance(refused.value, ValueError)  # what callers caught before
     assert local.inputs == remote.inputs == []
-    with pytest.raises(ValueError, match=r"'calculate' offered more than once"):
+    with pytest.raises(DuplicateToolNameError, match=offered_twice):
         manager.resolve_tool_definitions(prompt.options)
 
 

@@ -52,7 +52,7 @@ from springtail.client._tool_search import (
     ToolSearch,
     ToolSearchMode,
 )
-from springtail.client._tools import DuplicateToolNameError
+from springtail.execution._errors import DuplicateToolNameError
 
 __all__ = [
     "APPROVAL_REQUIRED_FINISH_REASON",

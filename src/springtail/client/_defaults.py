@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from springtail.client._request import PreparedRequest
-from springtail.client._tools import DuplicateToolNameError, ResolvedTools, ToolSource
+from springtail.client._tools import ResolvedTools, ToolSource
+from springtail.execution._errors import DuplicateToolNameError
 from springtail.messages import ChatOptions
 from springtail.models._base import ChatModel
 

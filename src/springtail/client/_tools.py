@@ -14,11 +14,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeAlias
 
+from springtail.execution._errors import DuplicateToolNameError
+
 if TYPE_CHECKING:
     from springtail.tools import ToolCallback
 
 __all__ = [
-    "DuplicateToolNameError",
     "ResolvedTools",
     "ToolSource",
     "check_unique",
@@ -27,22 +28,6 @@ __all__ = [
 
 ToolSource: TypeAlias = Any
 """An object with @tool methods, a @tool function, a ToolCallback or a lazy provider."""
-
-
-class DuplicateToolNameError(ValueError):
-    """Two tools of one request share a name, so the model could not tell them apart.
-
-    ``names`` lists every name that occurs more than once.
-    """
-
-    def __init__(self, names: Sequence[str]) -> None:
-        listed = ", ".join(repr(n) for n in names)
-        super().__init__(
-            f"Tool name(s) {listed} registered more than once for this request (default tools, "
-            "request tools and lazy providers add up). Give one of them another name with "
-            "@tool(name=...), or pass each tool only once."
-        )
-        self.names = tuple(names)
 
 
 def _is_lazy_provider(source: object) -> bool:

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from springtail.execution._deferred import denial_text
 from springtail.tools._errors import ToolExecutionError
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
     from springtail.execution._deferred import PendingApproval
     from springtail.execution._result import ToolExecutionResult
     from springtail.messages import ToolCall
@@ -18,6 +17,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ApprovalConflictError",
     "ApprovalPendingError",
+    "DuplicateToolNameError",
     "ToolApprovalDeniedError",
     "ToolCallLimitExceededError",
     "ToolTimeoutError",
@@ -70,6 +70,36 @@ class ToolApprovalDeniedError(ToolExecutionError):
         message = denial_text(tool_definition.name, reason)
         super().__init__(tool_definition, PermissionError(message), message)
         self.call = call
+
+
+class DuplicateToolNameError(ValueError):
+    """Two tools of one request share a name, so the model could not tell them apart.
+
+    ``ChatClient`` raises it for the tools it was given (its defaults, the
+    request's own and lazy providers add up), ``ToolCallingManager`` for the
+    callbacks a request offers (``offered=True``: ``ChatOptions.tool_callbacks``,
+    where an MCP server's ``calculate`` could shadow the application's). It
+    lives here, below both, so that both raise the same class; the public
+    name is ``springtail.client.DuplicateToolNameError``. ``names`` lists
+    every name that occurs more than once.
+    """
+
+    def __init__(self, names: Sequence[str], *, offered: bool = False) -> None:
+        listed = ", ".join(repr(n) for n in names)
+        if offered:
+            message = (
+                f"Tool name(s) {listed} offered more than once in this request's tool "
+                "callbacks, so the model could not tell them apart. Give one of them another "
+                "name (@tool(name=...), or an MCP client's prefix)."
+            )
+        else:
+            message = (
+                f"Tool name(s) {listed} registered more than once for this request (default "
+                "tools, request tools and lazy providers add up). Give one of them another name "
+                "with @tool(name=...), or pass each tool only once."
+            )
+        super().__init__(message)
+        self.names = tuple(names)
 
 
 class ToolCallLimitExceededError(RuntimeError):

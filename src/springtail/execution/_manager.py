@@ -9,7 +9,7 @@ from springtail._sync import run_sync
 from springtail.execution._approval import ApprovalGate, Approver
 from springtail.execution._calls import CallRunner, Run
 from springtail.execution._deferred import PendingApproval, ToolCallDecision, as_decisions
-from springtail.execution._errors import ToolCallLimitExceededError
+from springtail.execution._errors import DuplicateToolNameError, ToolCallLimitExceededError
 from springtail.execution._limits import REPEAT_ERROR, plan_calls, repeat_notice
 from springtail.execution._observation import TracerCache, hooks
 from springtail.execution._processor import (
@@ -221,8 +221,8 @@ class ToolCallingManager:
         both ways appears once.
 
         Raises:
-            ValueError: a name in ``tool_names`` is not known anywhere, or two
-                tool callbacks share a name.
+            ValueError: a name in ``tool_names`` is not known anywhere.
+            DuplicateToolNameError: two tool callbacks share a name (a ``ValueError``).
         """
         if options is None:
             return []
@@ -313,8 +313,9 @@ class ToolCallingManager:
             conversation is not ready for the model until they are decided.
 
         Raises:
-            ValueError: the response asks for no tool call, or two of the
-                request's tool callbacks share a name.
+            ValueError: the response asks for no tool call.
+            DuplicateToolNameError: two of the request's tool callbacks share a
+                name (a ``ValueError``); no call ran.
             ToolCallLimitExceededError: a call limit was reached and
                 ``on_limit_exceeded="raise"``; the calls within the limits
                 ran and are in ``partial_result``.
@@ -494,11 +495,7 @@ def _offered(options: ChatOptions) -> dict[str, ToolCallback]:
             repeated.append(name)
         callbacks.setdefault(name, callback)
     if repeated:
-        raise ValueError(
-            f"Tool name(s) {', '.join(map(repr, repeated))} offered more than once in this "
-            "request's tool callbacks, so the model could not tell them apart. Give one of "
-            "them another name (@tool(name=...), or an MCP client's prefix)."
-        )
+        raise DuplicateToolNameError(repeated, offered=True)
     return callbacks
 
 
