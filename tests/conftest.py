@@ -1,8 +1,9 @@
-"""Fixtures shared by every test module."""
+"""Fixtures and hooks shared by every test module."""
 
 from __future__ import annotations
 
 import os
+import sys
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -66,3 +67,19 @@ def postgres_database(postgres_server: PostgresServer) -> str:
     with psycopg.connect(postgres_server.dsn, autocommit=True) as conn:
         conn.execute(f"CREATE DATABASE {name}")
     return f"postgresql://postgres@127.0.0.1:{postgres_server.port}/{name}"
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Close the two ``/dev/null`` files llama-cpp-python opens at import and never closes.
+
+    ``llama_cpp._utils`` opens them for its ``suppress_stdout_stderr`` (used
+    while a model loads) and leaves them to the interpreter's exit, where
+    their finalizers report "unclosed file /dev/null" as a ResourceWarning:
+    with warnings as errors, after any session that imported ``llama_cpp``.
+    No model is built after the session, so nothing needs them any more.
+    """
+    utils = sys.modules.get("llama_cpp._utils")
+    for name in ("outnull_file", "errnull_file"):
+        handle = getattr(utils, name, None)
+        if handle is not None:
+            handle.close()
