@@ -12,7 +12,7 @@ is already running".
 
 Whatever a loop opened for springtail (a provider's SDK client, with its
 keep-alive connections) is closed when that loop shuts down:
-:func:`close_with_loop` hooks it into the loop's ``shutdown_asyncgens()``,
+``close_with_loop`` hooks it into the loop's ``shutdown_asyncgens()``,
 which ``asyncio.run``, ``asyncio.Runner`` (and so pytest-asyncio) call, and
 which the per-thread loop calls itself when its thread ends (or the program
 exits).

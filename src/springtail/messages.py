@@ -130,7 +130,7 @@ def _merge_mappings(base: Mapping[str, Any], override: Mapping[str, Any]) -> dic
 class ChatOptions:
     """Request options shared by every provider.
 
-    ``None`` means "not set", so that :meth:`merge` can tell a value chosen on
+    ``None`` means "not set", so that [`merge`][] can tell a value chosen on
     purpose from one left alone. Provider-specific settings go in ``extra``.
 
     ``response_schema`` is a JSON Schema the answer must match. A provider that

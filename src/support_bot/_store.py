@@ -7,7 +7,7 @@ while one process writes, a busy timeout makes writers queue instead of
 failing, and a reservation is one guarded ``INSERT`` whose trigger takes the
 stock, so two processes can never sell the same last unit.
 
-Every SQLite failure leaves as a :class:`StoreError` whose message is one
+Every SQLite failure leaves as a ``StoreError`` whose message is one
 sentence naming the file and what to do; callers never see ``sqlite3``.
 
 The queries are shared with PostgreSQL (``support_bot._store_sql``); this
@@ -119,8 +119,8 @@ def default_data_dir() -> Path:
 class Store(SqlStore[sqlite3.Connection]):
     """The business data in the SQLite file ``path``, created and seeded on first use.
 
-    The :class:`BusinessStore` for one machine; the chat memory lives in the
-    same file (:meth:`chat_memory_repository`).
+    The ``BusinessStore`` for one machine; the chat memory lives in the
+    same file (``chat_memory_repository``).
 
     Each operation opens its own short-lived connection: tools run on worker
     threads and other processes share the file, so nothing is held between
@@ -135,7 +135,7 @@ class Store(SqlStore[sqlite3.Connection]):
 
     @classmethod
     def in_data_dir(cls, data_dir: Path | str | None = None) -> Store:
-        """The store ``support-bot.db`` inside ``data_dir`` (default: :func:`default_data_dir`)."""
+        """The store ``support-bot.db`` inside ``data_dir`` (default: ``default_data_dir``)."""
         folder = Path(data_dir).expanduser() if data_dir is not None else default_data_dir()
         try:
             private_folder(folder)  # 0700 when created; the file 0600: it holds customer data

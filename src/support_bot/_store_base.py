@@ -1,6 +1,6 @@
 """What every support-bot store offers, whichever database holds it.
 
-The tools, the steps and the web service talk to a :class:`BusinessStore`;
+The tools, the steps and the web service talk to a ``BusinessStore``;
 ``support_bot._store.Store`` keeps it in one SQLite file next to the chat
 memory, ``support_bot._store_postgres.PostgresStore`` in a PostgreSQL database
 that several ``support-bot serve`` processes share. The value types, errors
@@ -147,7 +147,7 @@ class BusinessStore(Protocol):
     """The business data the tools read and change, and where chat memory lives.
 
     Every method is blocking I/O, safe to call from several threads and
-    processes at once; failures leave as :class:`StoreError`.
+    processes at once; failures leave as ``StoreError``.
     """
 
     @property
@@ -161,7 +161,7 @@ class BusinessStore(Protocol):
         """Every product, by SKU."""
 
     def product(self, sku: str) -> Product:
-        """The product with this SKU (normalized), or :class:`UnknownProductError`."""
+        """The product with this SKU (normalized), or ``UnknownProductError``."""
 
     def reserve(self, sku: str, quantity: int) -> Reservation:
         """Take ``quantity`` units of ``sku`` from stock, all or nothing; never oversells."""

@@ -10,7 +10,7 @@ processes can never sell the same last unit; the schema is created and seeded
 once under an advisory lock, whichever process starts first.
 
 psycopg 3 (the ``postgres`` extra) is imported when a store is built. Every
-driver failure leaves as a :class:`StoreError` naming the server (never the
+driver failure leaves as a ``StoreError`` naming the server (never the
 password) and what to do.
 
 The queries are shared with SQLite (``support_bot._store_sql``); this module

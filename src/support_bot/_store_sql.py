@@ -1,18 +1,18 @@
 """One SQL path for support-bot's stores, over a small dialect per database.
 
-:class:`SqlStore` holds every query and row mapping the SQLite ``Store`` and
+``SqlStore`` holds every query and row mapping the SQLite ``Store`` and
 the ``PostgresStore`` share, so both answer alike by construction. A
-:class:`StoreDialect` says only what differs: how a session gets its
+``StoreDialect`` says only what differs: how a session gets its
 connection and transaction (one short-lived SQLite connection, or a pooled
-PostgreSQL one) and how driver errors become :class:`StoreError`, the
+PostgreSQL one) and how driver errors become ``StoreError``, the
 placeholder, how a row is locked for a read-then-write, the SQL for "now",
 the column that orders rows by insertion, and how a reservation takes its
 stock (SQLite: a guarded insert whose trigger takes it; PostgreSQL: the
 locked row is updated).
 
 Adding a query: write a method here once with ``?`` placeholders, run it
-with :meth:`SqlStore._rows` / :meth:`SqlStore._row` inside
-:meth:`SqlStore._session`; it then works on both databases.
+with ``SqlStore._rows`` / ``SqlStore._row`` inside
+``SqlStore._session``; it then works on both databases.
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ _CONVERSATION = "SELECT id, owner, title, turns, created_at FROM served_conversa
 
 
 class StoreDialect(Protocol[Conn]):
-    """What one database does its own way; every query is in :class:`SqlStore`."""
+    """What one database does its own way; every query is in ``SqlStore``."""
 
     for_update: str
     """Appended to a ``SELECT`` whose rows the session then changes (``""`` where the
@@ -94,7 +94,7 @@ class StoreDialect(Protocol[Conn]):
         ...
 
     def session(self, *, lock: bool) -> AbstractContextManager[Conn]:
-        """A connection inside one transaction; driver errors leave as :class:`StoreError`.
+        """A connection inside one transaction; driver errors leave as ``StoreError``.
 
         ``lock``: the session reads what it then changes, so it must hold the
         write lock from its start (SQLite's ``BEGIN IMMEDIATE``).
@@ -169,7 +169,7 @@ class SqlStore(Generic[Conn]):
         return [Product(*row) for row in rows]
 
     def product(self, sku: str) -> Product:
-        """The product with this SKU (normalized), or :class:`UnknownProductError`."""
+        """The product with this SKU (normalized), or ``UnknownProductError``."""
         key = normalize_sku(sku)
         with self._session() as conn:
             row = self._row(conn, _PRODUCT, (key,))

@@ -82,7 +82,7 @@ class ChatClientResponse:
 
 
 class CallAdvisorChain(Protocol):
-    """The rest of the chain, as seen by a :class:`CallAdvisor`."""
+    """The rest of the chain, as seen by a [`CallAdvisor`][]."""
 
     async def next_call(self, request: ChatClientRequest) -> ChatClientResponse:
         """Run the advisors after this one, then the model; may be called repeatedly."""
@@ -90,7 +90,7 @@ class CallAdvisorChain(Protocol):
 
 
 class StreamAdvisorChain(Protocol):
-    """The rest of the chain, as seen by a :class:`StreamAdvisor`."""
+    """The rest of the chain, as seen by a [`StreamAdvisor`][]."""
 
     def next_stream(self, request: ChatClientRequest) -> AsyncIterator[ChatClientResponse]:
         """Stream from the advisors after this one, then the model; may be called repeatedly."""

@@ -1,6 +1,6 @@
 """What a ChatClient gives every request, and the checks its arguments pass.
 
-The client (``_client.py``) builds a :class:`ClientDefaults` once; each
+The client (``_client.py``) builds a ``ClientDefaults`` once; each
 request spec (``_spec.py``) reads it. Both depend on this module and neither
 on the other, so the spec needs nothing of the client but its defaults.
 """

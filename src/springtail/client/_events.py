@@ -2,10 +2,10 @@
 
 Tool calls run inside the tool loop, deep in the advisor chain. The loop's
 own stream carries their events: while the manager runs one response's
-calls, the ToolCallingAdvisor yields a :class:`ChatClientResponse` per start,
+calls, the ToolCallingAdvisor yields a ``ChatClientResponse`` per start,
 approval and end (or deferral to a person), with an empty ``chat_response``
 and the event in ``event``; a turn that ends waiting for a person's decision
-ends with a :class:`TurnPaused`. Advisors outside the loop see them pass like any chunk;
+ends with a ``TurnPaused``. Advisors outside the loop see them pass like any chunk;
 ``StreamResponse.events()`` turns them back into events. There is no side
 channel: what is not in the stream did not happen.
 """
@@ -88,7 +88,7 @@ class ToolApprovalRequested:
 
     ``deadline`` is when the wait ends (UTC), ``None`` for no deadline. The
     turn pauses once the response's other calls are answered (a
-    :class:`TurnPaused` follows).
+    [`TurnPaused`][] follows).
     """
 
     id: str

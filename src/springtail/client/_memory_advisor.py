@@ -15,10 +15,10 @@ context (which every iteration shares) and extended by those messages.
 
 The advisor also keeps the conversation's paused turn (one that waits for a
 person's decision): the tool loop finds the memory through
-:meth:`MessageChatMemoryAdvisor.paused_turn_store`, stores the turn there
+``MessageChatMemoryAdvisor.paused_turn_store``, stores the turn there
 when it pauses and takes it back when a request brings the decisions. A
 new message on a conversation that waits is refused
-(:class:`~springtail.execution.ApprovalPendingError`) before anything is
+(``ApprovalPendingError``) before anything is
 saved; once every waiting call's deadline has passed, the calls count as
 denied, and the turn is closed with those denials before the message goes on.
 

@@ -6,7 +6,7 @@ entries set when the request starts:
 - the decisions the request brings (``spec.approve(...)`` / ``deny`` / ``decide``);
 - a paused turn given as a value (``spec.resume(turn)``), for code without chat
   memory, or one the application has taken from its memory itself;
-- the request's :class:`PausedTurnStore`: the conversation's chat memory, found
+- the request's ``PausedTurnStore``: the conversation's chat memory, found
   among the request's advisors (``MessageChatMemoryAdvisor.paused_turn_store``),
   whether that advisor sits outside the loop or inside it.
 
@@ -56,7 +56,7 @@ DECISIONS_KEY: Final[str] = "springtail.approval_decisions"
 RESUME_KEY: Final[str] = "springtail.resume_paused_turn"
 STORE_KEY: Final[str] = "springtail.paused_turn_store"
 PAUSED_TURN_KEY: Final[str] = "paused_turn"
-"""``GenerationMetadata.extra`` key of a paused response: the :class:`PausedTurn`."""
+"""``GenerationMetadata.extra`` key of a paused response: the ``PausedTurn``."""
 
 T = TypeVar("T")
 

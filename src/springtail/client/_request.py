@@ -1,7 +1,7 @@
 """One prepared request: its prompt, tools and advisor chain, ready to run.
 
 The request spec is a mutable builder; ``call()``/``stream()`` freeze it into
-a :class:`PreparedRequest`, so changing the spec afterwards does not change a
+a ``PreparedRequest``, so changing the spec afterwards does not change a
 response already handed out. Everything that may fail because of what was
 configured (duplicate tool names, two tool loops) fails here, when the
 request runs, with an error that names the problem.
@@ -62,7 +62,7 @@ def _order(advisor: Any) -> int:
 
 @dataclass(frozen=True, slots=True)
 class PreparedRequest:
-    """Everything one request needs, frozen; run it with :meth:`call` or :meth:`stream`."""
+    """Everything one request needs, frozen; run it with ``call`` or ``stream``."""
 
     model: ChatModel
     messages: tuple[Message, ...]

@@ -1,10 +1,10 @@
 """What ``call()`` and ``stream()`` hand back.
 
 ``call()`` runs the request at once, like ``acall()``, and the
-:class:`CallResponse` keeps the result: every accessor reads it, none runs
+``CallResponse`` keeps the result: every accessor reads it, none runs
 the request again. ``entity(T)`` parses the kept answer; when it does not
 validate, the model is asked again, with the validation error, at most
-``max_retries`` times. A :class:`StreamResponse` runs its request when a
+``max_retries`` times. A ``StreamResponse`` runs its request when a
 view of it is iterated, afresh for each iteration, as subscribing to a
 Spring ``Flux`` does.
 """
@@ -89,7 +89,7 @@ class CallResponse:
         return value
 
     def entity(self, target: type[T], *, max_retries: int = 1) -> T:
-        """The kept answer parsed and validated as ``target``; see :meth:`aentity`."""
+        """The kept answer parsed and validated as ``target``; see [`aentity`][]."""
         return run_sync(self.aentity(target, max_retries=max_retries))
 
     async def apaused_turn(self) -> PausedTurn | None:

@@ -140,7 +140,7 @@ class ChatClientRequestSpec:
         """Resume the conversation's paused turn, running these waiting calls.
 
         The request then brings no new message: the tool loop takes the paused
-        turn from the conversation's chat memory (or from :meth:`resume`),
+        turn from the conversation's chat memory (or from [`resume`][]),
         runs the approved calls, answers the denied ones, and the model goes
         on. Every call that waits needs a decision in the same request.
         """
@@ -227,7 +227,7 @@ class ChatClientRequestSpec:
         Like every Python client's call, this runs the request: tools run,
         memory is saved and configuration errors are raised here, even when
         the result is never read. It works inside a running event loop too
-        (the request then runs on a helper thread); prefer :meth:`acall` there.
+        (the request then runs on a helper thread); prefer [`acall`][] there.
         """
         request = self._prepare()
         return CallResponse(request, run_sync(request.call()))
@@ -240,7 +240,7 @@ class ChatClientRequestSpec:
     def entity(self, target: type[T], *, max_retries: int = 1) -> T:
         """Run the request for an answer shaped like ``target`` and return it validated.
 
-        See :meth:`aentity`.
+        See [`aentity`][].
         """
         return run_sync(self.aentity(target, max_retries=max_retries))
 
@@ -274,5 +274,5 @@ class ChatClientRequestSpec:
         return StreamResponse(self._prepare())
 
     def astream(self) -> StreamResponse:
-        """The same as :meth:`stream`; its views support ``async for`` as well as ``for``."""
+        """The same as [`stream`][]; its views support ``async for`` as well as ``for``."""
         return StreamResponse(self._prepare())

@@ -129,7 +129,7 @@ class ToolCallingAdvisor:
             model that keeps asking for tools, even for ones the call limits
             refuse, ends the turn here instead of looping for ever.
         tool_search: Offer each model call only the tools it needs out of a
-            large set (:class:`ToolSearch`: retrieved by the framework, or
+            large set ([`ToolSearch`][]: retrieved by the framework, or
             found by the model with a search tool); ``None`` (the default)
             offers every tool on every call. Only offered tools run.
 
@@ -149,7 +149,7 @@ class ToolCallingAdvisor:
 
     In a stream, the loop yields each tool call's start, approval and end
     as it happens, as responses whose ``event`` is set (see
-    :class:`ChatClientResponse`).
+    [`ChatClientResponse`][]).
     """
 
     __slots__ = ("_checker", "_history", "_manager", "_max_model_calls", "_order", "_search")

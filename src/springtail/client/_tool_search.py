@@ -93,7 +93,7 @@ class ToolSearch:
         max_tools: The most tools one model call is offered, always-on ones
             included (``None``: no count limit).
         max_tool_tokens: The most estimated prompt tokens (see
-            :func:`estimated_tool_tokens`) the offered definitions may take,
+            [`estimated_tool_tokens`][]) the offered definitions may take,
             always-on ones included (``None``: no budget). Always-on tools are
             offered even past it.
         min_score_ratio: In ``"retrieve"`` mode, a tool that matches less
@@ -107,9 +107,9 @@ class ToolSearch:
             Off by default: such a call is answered as an unknown tool,
             naming the tools that were offered.
         index_factory: Builds the index of a tool set; default
-            :class:`Bm25ToolIndex` (the ``search`` extra).
+            [`Bm25ToolIndex`][] (the ``search`` extra).
         token_estimator: Prompt tokens of one definition; default
-            :func:`estimated_tool_tokens`.
+            [`estimated_tool_tokens`][].
 
     When every tool fits (no more than ``max_tools``, within
     ``max_tool_tokens``), each model call is offered all of them, in both
@@ -293,8 +293,8 @@ class ToolSearch:
 class ToolSearchTurn:
     """What one turn has searched, found and called; asked by the loop before each model call.
 
-    The tool loop calls :meth:`offer` before each model call and
-    :meth:`admit` before running the calls of a response.
+    The tool loop calls ``offer`` before each model call and
+    ``admit`` before running the calls of a response.
     """
 
     __slots__ = ("_entry", "_kept", "_request", "_search", "_search_tool", "_turn_text")

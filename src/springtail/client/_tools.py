@@ -96,7 +96,7 @@ def resolve_sources(sources: Iterable[ToolSource]) -> ResolvedTools:
 
 
 def check_unique(callbacks: Sequence[ToolCallback]) -> None:
-    """Raise :class:`DuplicateToolNameError` when two callbacks share a name."""
+    """Raise ``DuplicateToolNameError`` when two callbacks share a name."""
     seen: set[str] = set()
     duplicates: list[str] = []
     for callback in callbacks:

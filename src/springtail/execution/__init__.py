@@ -1,6 +1,6 @@
 """Running the tools a model asked for: concurrently, safely and observably.
 
-:class:`ToolCallingManager` is the one place where tools run. The tool loop
+``ToolCallingManager`` is the one place where tools run. The tool loop
 (``ToolCallingAdvisor``) calls it for every model response with tool calls;
 code that drives the loop itself calls it directly.
 """

@@ -20,7 +20,7 @@ Approver: TypeAlias = Callable[
 ]
 """Decides whether a tool marked ``requires_approval`` may run this call.
 
-It returns true (run it), false (deny it), or :data:`~springtail.execution.DEFER`
+It returns true (run it), false (deny it), or [`DEFER`][springtail.execution.DEFER]
 (a person decides later: the call waits and the turn pauses)."""
 
 
@@ -53,7 +53,7 @@ class ApprovalGate:
         lock: asyncio.Lock,
         decision: ToolCallDecision | None = None,
     ) -> Defer | None:
-        """Return ``None`` if the call may run, or the :class:`Defer` the approver answered.
+        """Return ``None`` if the call may run, or the ``Defer`` the approver answered.
 
         ``decision`` is a person's decision given with the request (a resumed
         turn): it is used instead of asking the approver.

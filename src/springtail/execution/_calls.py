@@ -1,9 +1,9 @@
 """Running the calls of one execution: concurrently, with hooks, spans, approval and timeouts.
 
 The manager decides which calls run (limits, repeats, which tools the
-request offered); a :class:`CallRunner` runs them and turns every outcome
+request offered); a ``CallRunner`` runs them and turns every outcome
 into the answer the model reads, or, for a call whose approver deferred it,
-into the :class:`PendingApproval` that waits for a person.
+into the ``PendingApproval`` that waits for a person.
 """
 
 from __future__ import annotations
@@ -155,7 +155,7 @@ class CallRunner:
         run: Run,
         semaphore: asyncio.Semaphore | None = None,
     ) -> ToolResponse | PendingApproval:
-        """The call's answer, or its :class:`PendingApproval` when the approver deferred it."""
+        """The call's answer, or its ``PendingApproval`` when the approver deferred it."""
         if semaphore is not None:
             async with semaphore:
                 return await self.call(call, callback, notice, run)

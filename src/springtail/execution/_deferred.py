@@ -1,10 +1,10 @@
 """Approvals that wait for a person: deferring a call, the pending call, the decision.
 
 A blocking approver holds the turn (and its process) until someone answers.
-An approver that returns :data:`DEFER` instead leaves the call unrun: the
+An approver that returns ``DEFER`` instead leaves the call unrun: the
 manager answers every other call of the response and reports the deferred
-ones as :class:`PendingApproval` values, the tool loop ends the turn, and a
-later request, from any process, brings a :class:`ToolCallDecision` per
+ones as ``PendingApproval`` values, the tool loop ends the turn, and a
+later request, from any process, brings a ``ToolCallDecision`` per
 pending call (Spring AI 2.1 calls the same idea "tool call confirmation",
 with ``ToolCallDecision``: allow, or deny with a message).
 """

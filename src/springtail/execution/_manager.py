@@ -54,8 +54,8 @@ class ToolCallingManager:
         exception_processor: turns a failure into the model's answer, or
             raises to end the execution; any
             ``Callable[[ToolExecutionError], str]``. Default:
-            :class:`DefaultToolExecutionExceptionProcessor`.
-        listeners: :class:`ToolExecutionListener` objects told about every call.
+            [`DefaultToolExecutionExceptionProcessor`][].
+        listeners: [`ToolExecutionListener`][] objects told about every call.
         include_content: record arguments and results in spans. Off by
             default because they may hold personal data.
         max_concurrency: how many calls of one response may run at once;
@@ -67,13 +67,13 @@ class ToolCallingManager:
             asked before running a tool marked ``requires_approval``. Without
             one such calls are denied. Approvals are asked one at a time; a
             sync approver runs on a worker thread, so it may block on input.
-            Returning :data:`~springtail.execution.DEFER` instead (or passing
+            Returning [`DEFER`][springtail.execution.DEFER] instead (or passing
             ``approver=defer_approval``) leaves the call waiting for a person:
             it does not run, and the result lists it in ``pending_approvals``.
         max_calls_per_tool: calls of one tool allowed per turn (since the last
             user message).
         max_total_tool_calls: calls of all tools allowed per turn.
-        on_limit_exceeded: ``"raise"`` raises :class:`ToolCallLimitExceededError`;
+        on_limit_exceeded: ``"raise"`` raises [`ToolCallLimitExceededError`][];
             ``"error_response"`` answers the call with a notice instead of running it.
         max_result_chars: longer answers are cut to this many characters,
             with a notice saying how much was cut.
@@ -262,7 +262,7 @@ class ToolCallingManager:
     ) -> ToolExecutionResult:
         """Run the response's tool calls and return the extended conversation.
 
-        The sync form of :meth:`aexecute_tool_calls`; works inside a running
+        The sync form of [`aexecute_tool_calls`][]; works inside a running
         event loop too.
         """
         return run_sync(
@@ -295,7 +295,7 @@ class ToolCallingManager:
             turn: The turn's record of calls, kept by the caller over all
                 iterations of one turn (the tool loop does). Without one,
                 the calls since the prompt's last user message are counted.
-            listeners: More :class:`ToolExecutionListener` objects, told
+            listeners: More [`ToolExecutionListener`][] objects, told
                 about this execution's calls only.
             decisions: A person's decision per call id (``ToolCallDecision``,
                 or ``True``/``False``), used instead of asking the approver:

@@ -124,10 +124,12 @@ class DelegatingToolCallbackResolver:
 class EntryPointToolCallbackResolver:
     """Tools published by installed distributions under an entry-point group.
 
-    A distribution declares, in its ``pyproject.toml``::
+    A distribution declares, in its ``pyproject.toml``:
 
-        [project.entry-points."springtail.tools"]
-        weather = "acme_tools:weather"
+    ```toml
+    [project.entry-points."springtail.tools"]
+    weather = "acme_tools:weather"
+    ```
 
     where the target is a ``@tool`` function, a ``ToolCallback``, or a
     zero-argument factory returning one. Targets are imported on first use

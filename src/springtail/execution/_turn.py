@@ -2,7 +2,7 @@
 
 A turn is everything between a user message and the answer to it. The call
 limits and loop prevention count per turn, so the tool loop keeps one
-:class:`ToolTurn` for the whole turn and hands it to the manager on every
+``ToolTurn`` for the whole turn and hands it to the manager on every
 iteration. Counting in the loop, not in the prompt, is what makes the limits
 hold when the prompt does not carry the turn's history
 (``conversation_history_enabled=False``, or a memory advisor inside the loop).

@@ -1,14 +1,16 @@
 """MCP: tools that live in other processes, and springtail's tools served to others.
 
 The client side turns an MCP server's tools into ``ToolCallback``s, so they
-work wherever tools work; the loop never knows a tool came from MCP::
+work wherever tools work; the loop never knows a tool came from MCP:
 
-    from springtail.mcp import McpClient, StdioServer
+```python
+from springtail.mcp import McpClient, StdioServer
 
-    with McpClient(StdioServer(command="python", args=("server.py",)), prefix="calc_") as calc:
-        client = ChatClient(model, tools=calc.tool_callbacks())
+with McpClient(StdioServer(command="python", args=("server.py",)), prefix="calc_") as calc:
+    client = ChatClient(model, tools=calc.tool_callbacks())
+```
 
-The server side (``springtail mcp serve MODULE:NAME``, or :func:`serve`)
+The server side (``springtail mcp serve MODULE:NAME``, or ``serve``)
 offers any ``@tool`` functions or objects to any MCP client.
 
 Needs the ``mcp`` extra (``pip install 'springtail[mcp]'``); the SDK is

@@ -15,9 +15,9 @@ refuse the same things:
   that can travel in a header and a cookie as they are.
 
 The MCP servers hand these names to the SDK's own transport security
-(:meth:`HttpAccess.transport_security`); ``support-bot serve`` checks them
-in its guard with :meth:`HttpAccess.allows_host` and
-:meth:`HttpAccess.allows_origin`.
+(``HttpAccess.transport_security``); ``support-bot serve`` checks them
+in its guard with ``HttpAccess.allows_host`` and
+``HttpAccess.allows_origin``.
 """
 
 from __future__ import annotations
@@ -164,7 +164,7 @@ class HttpAccess:
 
         A request without ``Origin`` is not from a browser's cross-site script.
         A browser's ``Origin`` must be the address the request went to (the
-        ``Host`` header, which :meth:`allows_host` has accepted first), or an
+        ``Host`` header, which [`allows_host`][] has accepted first), or an
         allowed host (a proxy's public name). ``null`` (a sandboxed or
         local-file page) is refused.
         """

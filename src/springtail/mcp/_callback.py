@@ -16,7 +16,7 @@ __all__ = ["McpToolCallback", "ToolRunner"]
 
 
 class ToolRunner(Protocol):
-    """What runs a call on the server: the :class:`~springtail.mcp.McpClient`."""
+    """What runs a call on the server: the ``McpClient``."""
 
     async def acall_tool(
         self,

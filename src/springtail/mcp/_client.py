@@ -50,12 +50,12 @@ class McpClient:
 
     Use it as a context manager, ``async with`` or plain ``with``; both start
     the server (or reach it), list its tools, and on exit end the session and
-    stop a stdio child. Pass :meth:`tool_callbacks` wherever springtail takes
+    stop a stdio child. Pass [`tool_callbacks`][] wherever springtail takes
     tools (``ChatClient(tools=...)``, ``.tools(...)``, ``ChatOptions``), or
     the client itself as a ``ToolCallbackResolver``.
 
     Args:
-        server: A :class:`StdioServer` or :class:`HttpServer`.
+        server: A [`StdioServer`][] or [`HttpServer`][].
         name: The server's name in messages and on each callback's
             ``server``; defaults to the command line or the URL.
         prefix: Put before every tool name, so that two servers' tools cannot
@@ -81,11 +81,11 @@ class McpClient:
 
     A tool whose name a model cannot call (empty, over 64 characters, other
     characters than letters, digits, ``_`` and ``-``, or listed twice) is
-    left out, and one warning per server names them (:attr:`skipped_tools`).
+    left out, and one warning per server names them ([`skipped_tools`][]).
 
     The tool list is fetched on connect and kept; when the server announces
     that its list changed, it is fetched again in the background, and the
-    next :meth:`tool_callbacks` returns the new list.
+    next [`tool_callbacks`][] returns the new list.
     """
 
     def __init__(
@@ -174,11 +174,11 @@ class McpClient:
             connection.close()
 
     async def aconnect(self) -> McpClient:
-        """:meth:`connect` for async code (the session runs on its own thread)."""
+        """[`connect`][] for async code (the session runs on its own thread)."""
         return await asyncio.to_thread(self.connect)
 
     async def aclose(self) -> None:
-        """:meth:`close` for async code."""
+        """[`close`][] for async code."""
         await asyncio.to_thread(self.close)
 
     def __enter__(self) -> McpClient:
@@ -237,7 +237,7 @@ class McpClient:
         return self.tool_callbacks()
 
     async def alist_tools(self) -> list[McpToolCallback]:
-        """:meth:`list_tools` for async code."""
+        """[`list_tools`][] for async code."""
         self._set_tools(await self._require().arun(_list_all_tools))
         return self.tool_callbacks()
 
@@ -339,7 +339,7 @@ class McpClient:
         arguments: dict[str, Any],
         context: ToolContext | None,
     ) -> str:
-        """Call ``server_tool`` from async code; see :class:`McpToolCallback`."""
+        """Call ``server_tool`` from async code; see [`McpToolCallback`][]."""
         request = self._request(server_tool, arguments, context)
         try:
             result = await self._require().arun(request)
@@ -354,7 +354,7 @@ class McpClient:
         arguments: dict[str, Any],
         context: ToolContext | None,
     ) -> str:
-        """Call ``server_tool`` from sync code; see :class:`McpToolCallback`."""
+        """Call ``server_tool`` from sync code; see [`McpToolCallback`][]."""
         request = self._request(server_tool, arguments, context)
         try:
             result = self._require().run(request)

@@ -1,7 +1,7 @@
 """Where an MCP server is: a command to start (stdio) or a URL to reach (HTTP).
 
 Plain frozen values, free of the SDK, so that a configuration can be read and
-checked before anything is started. :func:`servers_from_config` reads the
+checked before anything is started. ``servers_from_config`` reads the
 ``{"mcpServers": {...}}`` layout that Claude Desktop, Cursor and most MCP
 hosts share.
 """
@@ -100,7 +100,7 @@ def servers_from_config(
 
 
 def load_servers(path: str | Path) -> dict[str, McpServerSpec]:
-    """Read an ``mcpServers`` JSON file; see :func:`servers_from_config`.
+    """Read an ``mcpServers`` JSON file; see [`servers_from_config`][].
 
     Raises:
         ValueError: the file is missing, is not UTF-8 JSON or has the wrong layout.

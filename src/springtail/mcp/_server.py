@@ -56,7 +56,7 @@ def create_server(
     Args:
         tools: What to serve: ``@tool`` functions, objects with ``@tool``
             methods, ``ToolCallback``s, or lists of these (anything
-            :func:`~springtail.tools.tool_callbacks` takes).
+            [`tool_callbacks`][springtail.tools.tool_callbacks] takes).
         name: The server's name in the ``initialize`` answer.
         version: Its version; springtail's by default.
         instructions: Sent to clients on connect.
@@ -318,7 +318,7 @@ def serve(
 
     Over HTTP the endpoint's URL is printed on stderr once it listens
     (stdout stays clean either way: over stdio it carries the protocol);
-    ``token`` and ``allowed_hosts`` are :func:`serve_http`'s.
+    ``token`` and ``allowed_hosts`` are [`serve_http`][]'s.
 
     Raises:
         ValueError: the tools repeat a name or none are given; over HTTP, a

@@ -1,8 +1,8 @@
 """The two extension points of chat memory: what the advisor talks to, and where it is kept.
 
-They are split the way Spring AI splits them: a :class:`ChatMemory` decides
+They are split the way Spring AI splits them: a ``ChatMemory`` decides
 *which* messages to remember (a window, a summary, ...), a
-:class:`ChatMemoryRepository` only stores whole conversations. Any memory
+``ChatMemoryRepository`` only stores whole conversations. Any memory
 policy can then run on any store.
 """
 
@@ -42,7 +42,7 @@ class ChatMemory(Protocol):
     """What a conversation remembers between requests.
 
     Implementations subclass this protocol so that they inherit
-    :attr:`CONVERSATION_ID`, the advisor parameter that picks the
+    ``CONVERSATION_ID``, the advisor parameter that picks the
     conversation of one request.
     """
 
@@ -63,7 +63,7 @@ class ChatMemory(Protocol):
 
 @runtime_checkable
 class ChatMemoryRepository(Protocol):
-    """Stores whole conversations; the memory policy lives in :class:`ChatMemory`."""
+    """Stores whole conversations; the memory policy lives in [`ChatMemory`][]."""
 
     def find_conversation_ids(self) -> list[str]:
         """Every conversation that holds at least one message."""
@@ -90,7 +90,7 @@ class ChatMemoryRepository(Protocol):
 class UpdatableChatMemoryRepository(ChatMemoryRepository, Protocol):
     """A repository that can read, change and write one conversation atomically.
 
-    :class:`MessageWindowChatMemory` uses :meth:`update` when a repository has
+    ``MessageWindowChatMemory`` uses ``update`` when a repository has
     it, so two processes adding to the same conversation at the same time
     cannot overwrite each other's messages (a plain find-then-save would lose
     one of the two additions).
@@ -114,11 +114,11 @@ class PausedTurnRepository(Protocol):
     """A repository that also keeps each conversation's paused turn, beside its messages.
 
     A conversation has at most one paused turn (a turn that waits for a
-    person's decision). :meth:`take_paused_turn` is the compare-and-set that
+    person's decision). [`take_paused_turn`][] is the compare-and-set that
     makes a decision run exactly once: it checks and removes the stored turn
     in one transaction holding the conversation's lock, so of two processes
     resuming the same turn at the same moment one gets it and the other an
-    :class:`~springtail.execution.ApprovalConflictError`.
+    [`ApprovalConflictError`][springtail.execution.ApprovalConflictError].
     """
 
     def find_paused_turn(self, conversation_id: str) -> PausedTurn | None:
@@ -149,10 +149,10 @@ class PausedTurnRepository(Protocol):
 
 @runtime_checkable
 class PausedTurnMemory(Protocol):
-    """A :class:`ChatMemory` that keeps a conversation's paused turn (the tool loop uses it).
+    """A [`ChatMemory`][] that keeps a conversation's paused turn (the tool loop uses it).
 
     ``MessageWindowChatMemory`` is one when its repository is a
-    :class:`PausedTurnRepository` (all of springtail's are).
+    [`PausedTurnRepository`][] (all of springtail's are).
     """
 
     def pause(self, conversation_id: str, turn: PausedTurn) -> None:

@@ -4,18 +4,20 @@ One small, explicit format rather than pickle: other programs (the ``sqlite3``
 shell, a report script, another language) read the chat memory table, and a
 format written by hand stays stable when the dataclasses grow.
 
-Format, one JSON object per message::
+Format, one JSON object per message:
 
-    {"role": "system", "text": "..."}
-    {"role": "user", "text": "..."}
-    {"role": "assistant", "text": "...",
-     "tool_calls": [{"id": "...", "name": "...", "arguments": "<raw JSON text>"}],
-     "metadata": {...}}
+```json
+{"role": "system", "text": "..."}
+{"role": "user", "text": "..."}
+{"role": "assistant", "text": "...",
+ "tool_calls": [{"id": "...", "name": "...", "arguments": "<raw JSON text>"}],
+ "metadata": {...}}
+{"role": "tool",
+ "responses": [{"id": "...", "name": "...", "response_data": "...", "is_error": false}]}
+```
 
 ``tool_calls`` and ``metadata`` are left out when empty, so messages written
 before ``metadata`` existed read the same.
-    {"role": "tool",
-     "responses": [{"id": "...", "name": "...", "response_data": "...", "is_error": false}]}
 
 Text is stored as readable UTF-8; a string that UTF-8 cannot carry (a lone
 surrogate from a model's escaped output) makes that one message fall back to
@@ -69,7 +71,7 @@ def dumps_json(data: dict[str, Any]) -> str:
 
 
 def message_data(message: Message) -> dict[str, Any]:
-    """The message as a JSON object (the dict :func:`encode_message` writes)."""
+    """The message as a JSON object (the dict ``encode_message`` writes)."""
     data: dict[str, Any]
     if isinstance(message, AssistantMessage):
         data = {"role": "assistant", "text": message.text}
@@ -99,7 +101,7 @@ def response_data(response: ToolResponse) -> dict[str, Any]:
 
 
 def response_from_data(data: object) -> ToolResponse:
-    """The tool answer :func:`response_data` wrote; ``ValueError`` when it is not one."""
+    """The tool answer ``response_data`` wrote; ``ValueError`` when it is not one."""
     r = _obj(data)
     return ToolResponse(
         _str(r, "id"), _str(r, "name"), _str(r, "response_data"), _bool(r, "is_error")
@@ -116,7 +118,7 @@ def decode_message(text: str) -> Message:
 
 
 def message_from_data(data: object) -> Message:
-    """The message :func:`message_data` wrote; ``ValueError`` says what is wrong with it."""
+    """The message ``message_data`` wrote; ``ValueError`` says what is wrong with it."""
     if not isinstance(data, dict):
         raise ValueError(f"expected a JSON object, got {type(data).__name__}")
     role = data.get("role")
@@ -165,7 +167,7 @@ def _bool(data: dict[str, Any], key: str) -> bool:
 
 
 class MessageCodec:
-    """:func:`encode_message` and :func:`decode_message` with a memory of recent results.
+    """``encode_message`` and ``decode_message`` with a memory of recent results.
 
     A chat window is read and written on every turn, and almost all of it is
     the same as last time. Messages are immutable and their JSON is

@@ -3,7 +3,7 @@
 ``docs/memory.md`` promises that no error names the password. libpq quotes
 the part of a connection string it could not parse (``… in URI:
 "postgres://app:s3cret@[::1/x"``), so the driver's own messages must be
-scrubbed before they reach a :class:`~springtail.memory.ChatMemoryError`.
+scrubbed before they reach a ``ChatMemoryError``.
 """
 
 from __future__ import annotations

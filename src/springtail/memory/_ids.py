@@ -18,7 +18,7 @@ __all__ = ["InvalidConversationIdError", "check_conversation_id"]
 class InvalidConversationIdError(ChatMemoryError, ValueError):
     """A conversation id no store can hold; nothing was read or written.
 
-    Both a :class:`ChatMemoryError` (what code around memory already catches)
+    Both a ``ChatMemoryError`` (what code around memory already catches)
     and a ``ValueError`` (what it is: a bad argument).
     """
 

@@ -9,7 +9,7 @@ apart); without, the application keeps the JSON of it.
 
 A paused turn is decided all at once: the request that resumes it brings a
 decision for every call still waiting (calls whose deadline passed count as
-denied). :meth:`PausedTurn.with_decisions` checks that and is what the
+denied). ``PausedTurn.with_decisions`` checks that and is what the
 stores run inside their compare-and-set.
 """
 
@@ -176,7 +176,7 @@ class PausedTurn:
         return self.assistant, ToolResponseMessage(tuple(responses))
 
     def to_json(self) -> str:
-        """The turn as one line of JSON (see :meth:`from_json`)."""
+        """The turn as one line of JSON (see [`from_json`][])."""
         data: dict[str, Any] = {
             "version": _VERSION,
             "paused_at": self.paused_at.isoformat(),
@@ -203,7 +203,7 @@ class PausedTurn:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> PausedTurn:
-        """The turn :meth:`to_json` wrote.
+        """The turn [`to_json`][] wrote.
 
         Raises:
             ValueError: ``text`` is not a paused turn (the message says what is wrong).

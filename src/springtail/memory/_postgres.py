@@ -7,21 +7,23 @@ concurrent writers (threads, processes, machines) are serialized per
 conversation, including a conversation's very first write, which has no
 rows a ``SELECT ... FOR UPDATE`` could lock.
 
-The table is part of the interface::
+The table is part of the interface:
 
-    CREATE TABLE springtail_chat_memory (
-        conversation_id TEXT NOT NULL,
-        seq             BIGINT NOT NULL,      -- order within the conversation
-        role            TEXT NOT NULL,        -- system | user | assistant | tool
-        message         TEXT NOT NULL,        -- JSON, as in the SQLite table
-        created_at      TIMESTAMPTZ NOT NULL DEFAULT now(),
-        PRIMARY KEY (conversation_id, seq)
-    )
+```sql
+CREATE TABLE springtail_chat_memory (
+    conversation_id TEXT NOT NULL,
+    seq             BIGINT NOT NULL,      -- order within the conversation
+    role            TEXT NOT NULL,        -- system | user | assistant | tool
+    message         TEXT NOT NULL,        -- JSON, as in the SQLite table
+    created_at      TIMESTAMPTZ NOT NULL DEFAULT now(),
+    PRIMARY KEY (conversation_id, seq)
+)
+```
 
 ``message`` is ``TEXT`` rather than ``jsonb`` because ``jsonb`` cannot hold
 ``\u0000`` and reorders keys; cast it (``message::jsonb``) to query it.
 
-The queries are shared with SQLite (:mod:`springtail.memory._sql`); this
+The queries are shared with SQLite (``springtail.memory._sql``); this
 module holds what PostgreSQL does its own way.
 """
 

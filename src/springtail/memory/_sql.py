@@ -1,21 +1,19 @@
 """One SQL path for the chat memory repositories, over a small dialect per database.
 
-:class:`SqlChatMemoryRepository` holds everything the SQLite and PostgreSQL
-repositories share: the queries, the row mapping (:mod:`._rows` decides which
+``SqlChatMemoryRepository`` holds everything the SQLite and PostgreSQL
+repositories share: the queries, the row mapping (``._rows`` decides which
 rows a save touches), decoding with a clear error for a damaged row, the
 per-process connection (a forked child opens its own), and the rule that
 every change runs in one transaction holding the conversation's lock. A
-:class:`SqlDialect` says only what differs: how to connect and create the
+``SqlDialect`` says only what differs: how to connect and create the
 table (the DDL), the placeholder, how a transaction begins and locks a
 conversation, and how driver errors are explained.
 
 Adding a query: write a method here once, with ``?`` placeholders, running
-its statements through :meth:`SqlChatMemoryRepository._execute` /
-:meth:`~SqlChatMemoryRepository._execute_many` inside
-:meth:`~SqlChatMemoryRepository._transaction` (changes) or
-:meth:`~SqlChatMemoryRepository._reading` (reads); it then works on every
-dialect. A new table adds its ``CREATE TABLE IF NOT EXISTS`` to each
-dialect's ``_SCHEMA``.
+its statements through ``SqlChatMemoryRepository._execute`` /
+``_execute_many`` inside ``_transaction`` (changes) or ``_reading``
+(reads); it then works on every dialect. A new table adds its
+``CREATE TABLE IF NOT EXISTS`` to each dialect's ``_SCHEMA``.
 
 Paused turns (a turn waiting for a person's decision) live in their own
 table, ``springtail_paused_turns``, one row per conversation, written and
@@ -140,7 +138,7 @@ class SqlDialect(Protocol[Conn]):
         ...
 
     def errors(self, action: str) -> AbstractContextManager[None]:
-        """Turn the driver's errors into :class:`ChatMemoryError` naming the store and the fix."""
+        """Turn the driver's errors into ``ChatMemoryError`` naming the store and the fix."""
         ...
 
 
@@ -149,7 +147,7 @@ class SqlChatMemoryRepository(Generic[Conn]):
 
     One connection per repository and per process, used by one thread at a
     time; ``save_all`` rewrites only the rows that changed. Subclasses pass
-    their dialect to :meth:`__init__` and add what their database alone has.
+    their dialect to ``__init__`` and add what their database alone has.
     """
 
     TABLE: ClassVar[str] = TABLE

@@ -7,18 +7,20 @@ serialized instead of overwriting each other), and a busy timeout makes a
 writer wait for another instead of failing at once.
 
 The table is part of the interface: other programs may read it, and an app
-may keep its own tables in the same file::
+may keep its own tables in the same file:
 
-    CREATE TABLE springtail_chat_memory (
-        conversation_id TEXT NOT NULL,
-        seq             INTEGER NOT NULL,   -- order within the conversation
-        role            TEXT NOT NULL,      -- system | user | assistant | tool
-        message         TEXT NOT NULL,      -- JSON, see springtail.memory._codec
-        created_at      TEXT NOT NULL,      -- ISO 8601, UTC
-        PRIMARY KEY (conversation_id, seq)
-    )
+```sql
+CREATE TABLE springtail_chat_memory (
+    conversation_id TEXT NOT NULL,
+    seq             INTEGER NOT NULL,   -- order within the conversation
+    role            TEXT NOT NULL,      -- system | user | assistant | tool
+    message         TEXT NOT NULL,      -- JSON, see springtail.memory._codec
+    created_at      TEXT NOT NULL,      -- ISO 8601, UTC
+    PRIMARY KEY (conversation_id, seq)
+)
+```
 
-The queries are shared with PostgreSQL (:mod:`springtail.memory._sql`); this
+The queries are shared with PostgreSQL (``springtail.memory._sql``); this
 module holds what SQLite does its own way.
 """
 
@@ -61,7 +63,7 @@ class SqliteChatMemoryRepository(SqlChatMemoryRepository[sqlite3.Connection]):
         path: The database file; created, with its folder, when missing.
             Other tables in the file are left alone.
         busy_timeout: Seconds a write waits for another process's write to
-            finish before giving up with :class:`ChatMemoryError`.
+            finish before giving up with [`ChatMemoryError`][].
 
     Raises:
         ChatMemoryError: The file is not an SQLite database, is damaged,

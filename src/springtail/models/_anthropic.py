@@ -5,7 +5,7 @@ tool loop: the system prompt is a top-level field, tool calls are
 ``tool_use`` content blocks whose input is an object, their results are
 ``tool_result`` blocks inside a *user* turn (all results of one assistant
 turn together, with ``is_error``), and user and assistant turns must
-alternate. :mod:`springtail.models._anthropic_wire` owns that translation,
+alternate. ``springtail.models._anthropic_wire`` owns that translation,
 this module the requests and their errors; the SDK (imported on first
 request) owns HTTP and the retries of 429, 5xx and timeouts.
 """
@@ -57,7 +57,7 @@ class AnthropicChatModel(ChatModel):
 
     The Messages API has no native JSON-schema output, so
     ``ChatOptions.response_schema`` is not sent: the instructions the client
-    adds to the prompt carry it (:attr:`native_response_schema` is ``False``).
+    adds to the prompt carry it (``native_response_schema`` is ``False``).
 
     Raises:
         ModelUnavailableError: No API key was given or found.

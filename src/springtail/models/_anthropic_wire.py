@@ -1,9 +1,8 @@
 """The Messages API on the wire: messages out, replies and stream events back in.
 
-The translation :class:`~springtail.models._anthropic.AnthropicChatModel`
-sends and reads, kept apart from the model class so each module has one job.
-A reply that is not what the API promises raises
-:class:`~springtail.models._faults.MalformedReplyError`.
+The translation ``AnthropicChatModel`` sends and reads, kept apart from the
+model class so each module has one job. A reply that is not what the API
+promises raises ``MalformedReplyError``.
 """
 
 from __future__ import annotations

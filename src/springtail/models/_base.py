@@ -28,16 +28,16 @@ class ModelUnavailableError(ModelError):
 class ChatModel(abc.ABC):
     """A chat model: sends tool definitions, returns tool calls, never runs tools.
 
-    Subclasses implement :meth:`acall` and :meth:`astream`; :meth:`call` and
-    :meth:`stream` run them from sync code (a plain script, a worker thread,
+    Subclasses implement [`acall`][] and [`astream`][]; [`call`][] and
+    [`stream`][] run them from sync code (a plain script, a worker thread,
     or inside a running event loop). ``astream`` yields partial responses:
     text deltas as they arrive, and each tool call once it is complete
     (providers assemble the fragments of a call before yielding it).
 
-    A provider wraps its network work in :meth:`translating_errors` and
-    overrides :meth:`translate_error` to turn what its SDK raises into a
-    :class:`ModelError` with one true sentence; whatever it does not
-    recognise still becomes a :class:`ModelError`, so a caller only ever
+    A provider wraps its network work in [`translating_errors`][] and
+    overrides [`translate_error`][] to turn what its SDK raises into a
+    [`ModelError`][] with one true sentence; whatever it does not
+    recognise still becomes a [`ModelError`][], so a caller only ever
     has to catch that.
 
     Any class with ``call``, ``acall``, ``stream`` and ``astream`` passes
@@ -83,7 +83,7 @@ class ChatModel(abc.ABC):
     def translate_error(
         self, exc: Exception, *, model: str | None = None, streaming: bool = False
     ) -> ModelError:
-        """The :class:`ModelError` that tells the caller what ``exc`` means.
+        """The [`ModelError`][] that tells the caller what ``exc`` means.
 
         Providers override this for the exceptions their SDK raises and call
         ``super()`` for the rest. This fallback is for faults nobody foresaw:
@@ -107,9 +107,9 @@ class ChatModel(abc.ABC):
     def translating_errors(
         self, *, model: str | None = None, streaming: bool = False
     ) -> Iterator[None]:
-        """Raise whatever the block raises as a :class:`ModelError` (``from`` the original).
+        """Raise whatever the block raises as a [`ModelError`][] (``from`` the original).
 
-        A :class:`ModelError` passes through unchanged, and so does anything
+        A [`ModelError`][] passes through unchanged, and so does anything
         that is not an ``Exception`` (cancellation, Ctrl-C, generator exit).
         """
         try:

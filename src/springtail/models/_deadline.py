@@ -3,7 +3,7 @@
 httpx's timeouts bound each network operation, not an exchange: a server
 that sends a keep-alive line every second never trips a read timeout of two
 seconds, and a ``timeout=2`` call could take forty. The providers therefore
-send through :func:`deadline_transport`, which wraps httpx's own transport
+send through ``deadline_transport``, which wraps httpx's own transport
 and fails the attempt with httpx's ``ReadTimeout`` once ``seconds`` have
 passed since the request went out, whether the answer is late to start or
 slow to finish. The SDKs treat that timeout as they treat any other (the

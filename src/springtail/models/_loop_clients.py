@@ -41,7 +41,7 @@ class LoopClients(Generic[T]):
 
     A client is closed by awaiting its ``close()`` (the OpenAI, Anthropic and
     Ollama SDK clients all have one) when its loop shuts down, unless
-    :meth:`pop` took it first.
+    ``pop`` took it first.
     """
 
     __slots__ = ("__weakref__", "_clients", "_factory")

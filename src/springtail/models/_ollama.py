@@ -11,7 +11,7 @@ than the schema says. Ollama itself accepts the full JSON Schema.
 Ollama writes tool-call arguments as JSON objects; springtail keeps them as
 JSON text (``ToolCall.arguments``) and turns them back into objects when the
 conversation is sent again. The client has no retry of its own, so 429, 5xx
-and timeouts are retried with :mod:`springtail.models._retry`.
+and timeouts are retried with ``springtail.models._retry``.
 """
 
 from __future__ import annotations
@@ -313,7 +313,7 @@ async def _next_line(lines: Any) -> Any:
 
 
 def _message(data: Any, what: str) -> Mapping[str, Any]:
-    """The ``message`` of a reply or stream line, or :class:`MalformedReplyError`."""
+    """The ``message`` of a reply or stream line, or ``MalformedReplyError``."""
     if not isinstance(data, Mapping):
         raise MalformedReplyError(f"{json_kind(data)} where a {what} object belongs")
     message = data.get("message")

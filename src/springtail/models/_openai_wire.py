@@ -1,10 +1,10 @@
 """Chat completions on the wire: messages out, completions and stream chunks back in.
 
-The translation :class:`~springtail.models._openai.OpenAIChatModel` sends and
-reads, kept apart from the model class so each module has one job. A reply
-that is not what the API promises (an HTML page, ``{"choices": "nope"}``)
-raises :class:`NotACompletionError`, which the model turns into a
-``ModelError`` naming the server.
+The translation ``OpenAIChatModel`` sends and reads, kept apart from the
+model class so each module has one job. A reply that is not what the API
+promises (an HTML page, ``{"choices": "nope"}``) raises
+``NotACompletionError``, which the model turns into a ``ModelError`` naming
+the server.
 """
 
 from __future__ import annotations
@@ -154,7 +154,7 @@ def _reasoning(message: Any) -> str:
 
 
 def response_from_completion(completion: Any) -> ChatResponse:
-    """A ChatResponse from what the SDK parsed, or :class:`NotACompletionError`."""
+    """A ChatResponse from what the SDK parsed, or ``NotACompletionError``."""
     _check_choices(completion, "reply")
     try:
         return _read_completion(completion)
@@ -163,7 +163,7 @@ def response_from_completion(completion: Any) -> ChatResponse:
 
 
 def _check_choices(value: Any, what: str) -> None:
-    """Raise :class:`NotACompletionError` unless ``value`` holds a ``choices`` list."""
+    """Raise ``NotACompletionError`` unless ``value`` holds a ``choices`` list."""
     if isinstance(value, str):
         raise NotACompletionError(f"a text {what} starting {snippet(value)!r}")
     if value is None or isinstance(value, list | tuple | int | float):

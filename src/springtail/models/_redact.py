@@ -2,7 +2,7 @@
 
 A base URL can carry credentials (``https://user:secret@host/v1``, or
 ``?api_key=…`` for a proxy). The URL is sent as given; everything a person or
-a log file sees goes through :func:`mask_url` first.
+a log file sees goes through ``mask_url`` first.
 """
 
 from __future__ import annotations

@@ -62,15 +62,15 @@ class ScriptedChatModel(ChatModel):
     """A deterministic chat model that replies with the items of ``script`` in order.
 
     Each ``call``/``acall``/``stream``/``astream`` consumes the next item. An
-    item is a :class:`ChatResponse`, an :class:`AssistantMessage` (text and/or
+    item is a [`ChatResponse`][], an [`AssistantMessage`][] (text and/or
     tool calls), a plain ``str``, a callable ``(Prompt) -> any of those`` (to
     answer from what was asked), or an exception instance, which is raised so
     that error paths can be tested. Calling past the end raises
-    :class:`ScriptExhaustedError`. Safe to call from several threads.
+    [`ScriptExhaustedError`][]. Safe to call from several threads.
 
     Args:
         script: The replies, in the order they are given.
-        default_options: What :attr:`default_options` reports; the model
+        default_options: What ``default_options`` reports; the model
             itself ignores options, but code that inspects them sees these.
     """
 

@@ -24,7 +24,7 @@ SCHEMES: dict[str, str] = {
     "openai-compatible": "openai-compatible:http://127.0.0.1:8080/v1[#model-name][?key_env=NAME]",
     "anthropic": "anthropic:claude-sonnet-5-5",
 }
-"""Every scheme :func:`from_uri` knows, with an example of each."""
+"""Every scheme ``from_uri`` knows, with an example of each."""
 
 
 def _build(module: str, name: str) -> Callable[..., ChatModel]:

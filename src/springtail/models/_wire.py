@@ -139,7 +139,7 @@ def repair_tool_call(call_id: str | None, name: str | None, arguments: str | Non
     - a missing id gets a generated one (tool results are matched by id);
     - blank arguments become ``"{}"``; other text is kept as is, even when it
       is not JSON, so the tool layer can answer with a readable error;
-    - a missing name becomes :data:`MISSING_TOOL_NAME`, logged as a warning.
+    - a missing name becomes ``MISSING_TOOL_NAME``, logged as a warning.
     """
     if not name or not name.strip():
         logger.warning(

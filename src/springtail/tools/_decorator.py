@@ -155,7 +155,7 @@ def tool(
             docstring, else the name with underscores as spaces.
         return_direct: Hand the result to the caller instead of the model.
         result_converter: ``(result, return_type) -> str``; default
-            :class:`DefaultToolCallResultConverter`.
+            [`DefaultToolCallResultConverter`][].
         timeout: Seconds one run may take; ``None`` uses the manager's default.
         requires_approval: Ask the manager's approver before each run.
     """

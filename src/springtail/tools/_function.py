@@ -399,7 +399,7 @@ def _doc_description(fn: Any) -> str | None:
 
 
 class FunctionToolCallbackBuilder:
-    """Collects the options of a :class:`FunctionToolCallback` step by step."""
+    """Collects the options of a ``FunctionToolCallback`` step by step."""
 
     __slots__ = ("_fn", "_name", "_options")
 

@@ -39,7 +39,7 @@ class MethodToolCallback:
         tool_object: The instance (or class) to bind an unbound method to.
         tool_metadata: How the tool loop treats the tool.
         result_converter: How the result becomes text; default
-            :class:`DefaultToolCallResultConverter`.
+            [`DefaultToolCallResultConverter`][].
     """
 
     __slots__ = (

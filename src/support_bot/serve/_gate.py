@@ -4,7 +4,7 @@ The embedded model runs on this machine's CPU, one generation at a time; a
 second turn would only slow the first. So with ``serial`` the gate admits one
 turn and the others wait in order, told their position whenever it changes.
 A turn waiting for the user's approval steps out of the gate meanwhile
-(:meth:`ModelGate.release` / :meth:`ModelGate.acquire`), so one slow click
+(``ModelGate.release`` / ``ModelGate.acquire``), so one slow click
 never holds everyone up.
 """
 

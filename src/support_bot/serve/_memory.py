@@ -9,7 +9,7 @@ the real memory in one ``add`` only when the turn finished.
 
 A turn that pauses for the user's approval (springtail's deferred approvals)
 stores its paused turn the same way: buffered, and written after the turn's
-messages (:meth:`TurnBufferedMemory.commit_paused`). Taking a paused turn
+messages (``TurnBufferedMemory.commit_paused``). Taking a paused turn
 to resume it is never buffered: it is the compare-and-set that makes a
 decision run once, so it goes to the store at once.
 """
@@ -40,7 +40,7 @@ _current: ContextVar[TurnBuffer | None] = ContextVar("support_bot_serve_turn", d
 
 
 class TurnBufferedMemory(ChatMemory):
-    """A :class:`ChatMemory` whose writes inside :meth:`turn` wait for :meth:`commit`.
+    """A ``ChatMemory`` whose writes inside ``turn`` wait for ``commit``.
 
     Outside a turn it writes through, so it can stand in for ``memory``
     anywhere.

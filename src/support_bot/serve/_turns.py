@@ -3,13 +3,13 @@
 The service runs the same conversation as the terminal's ``final`` step
 (the same tools, system prompt, memory window and advisor order, built by
 ``support_bot.steps.final.final_client``); what differs is where things go. Each
-turn runs in its own task and reports :class:`TurnEvent` values on a queue
+turn runs in its own task and reports ``TurnEvent`` values on a queue
 that the HTTP response turns into server-sent events. A tool that needs
 approval (``product_reserve``) does not hold the turn: springtail's tool loop
 defers it and pauses the turn, which is stored with the conversation in the
 shared database; the turn ends (``approval_requested`` then ``done``), and a
 later decision, posted to any process, resumes it as a turn of its own
-(:meth:`ChatService.resume`). After ``--approval-timeout`` seconds the call
+(``ChatService.resume``). After ``--approval-timeout`` seconds the call
 counts as denied.
 """
 
@@ -174,7 +174,7 @@ class ChatService:
     def start(
         self, conversation_id: str, text: str, *, owner: str = "", client: str = ""
     ) -> ServeTurn:
-        """Claim the conversation for a new turn (run it with :meth:`run`).
+        """Claim the conversation for a new turn (run it with ``run``).
 
         Args:
             conversation_id: The conversation.

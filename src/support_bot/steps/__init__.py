@@ -41,7 +41,7 @@ STEPS: dict[str, Callable[[StepEnv], Step]] = {
 
 
 def build_step(name: str, env: StepEnv) -> Step:
-    """Build the step called ``name`` (one of :data:`STEPS`)."""
+    """Build the step called ``name`` (one of ``STEPS``)."""
     try:
         factory = STEPS[name]
     except KeyError:

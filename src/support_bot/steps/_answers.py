@@ -23,7 +23,7 @@ def answer_streamed(spec: ChatClientRequestSpec, reporter: Reporter) -> str:
 
 
 def stream_answer(spec: ChatClientRequestSpec, reporter: Reporter) -> tuple[str, PausedTurn | None]:
-    """Like :func:`answer_streamed`, and the paused turn when the turn waits for a decision."""
+    """Like ``answer_streamed``, and the paused turn when the turn waits for a decision."""
     reporter.thinking()
     parts: list[str] = []
     paused: PausedTurn | None = None

@@ -2,7 +2,7 @@
 
 A step is one small program showing one way of running tools. The UI does
 not care which: it hands a step the user's text and draws what the step
-reports through a :class:`Reporter` (the model thinking, each tool call, the
+reports through a ``Reporter`` (the model thinking, each tool call, the
 answer's text). Keeping the reporting behind a protocol is what lets the same
 steps run in the rich terminal, in plain pipes and under tests.
 """
@@ -182,7 +182,7 @@ def make_manager(
     """A manager that asks for approval and lets store failures reach the UI.
 
     A locked or damaged database is not something the model can fix, so
-    :class:`StoreError` is rethrown and the UI explains it to the user.
+    ``StoreError`` is rethrown and the UI explains it to the user.
     With ``defer`` the manager asks nobody: a call that needs approval waits
     (the turn pauses, springtail's deferred approvals) and the step asks the
     user itself, so a question left unanswered survives the program.

@@ -2,7 +2,7 @@
 
 Each sends every request alone through one ChatClient, exactly as the book's
 programs do; they differ only in their tools, their client, how a request is
-dressed (:meth:`StatelessStep._request`) and whether the answer streams. The
+dressed (``StatelessStep._request``) and whether the answer streams. The
 conversation id, the transcript behind ``/history`` and ``/new`` live here
 once.
 """
@@ -43,9 +43,9 @@ class Transcript:
 class StatelessStep:
     """A step that answers each request alone: no memory, a transcript for ``/history``.
 
-    Subclasses set :attr:`name` (and :attr:`streams`), pass their tools and
-    client to :meth:`__init__`, give an ``intro`` and, where a request
-    carries more than its text, override :meth:`_request`.
+    Subclasses set ``name`` (and ``streams``), pass their tools and
+    client to ``__init__``, give an ``intro`` and, where a request
+    carries more than its text, override ``_request``.
     """
 
     name: str

@@ -65,7 +65,7 @@ def final_client(
 ) -> ChatClient:
     """The final bot's client: the terminal chat and ``support-bot serve`` both talk through it.
 
-    The memory advisor sits inside the tool loop (:data:`MEMORY_ORDER`); the
+    The memory advisor sits inside the tool loop (``MEMORY_ORDER``); the
     conversation of a request is its ``ChatMemory.CONVERSATION_ID`` advisor
     parameter, else ``conversation_id``. ``tool_search`` narrows each request's
     tools when there are too many for the model.

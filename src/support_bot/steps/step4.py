@@ -2,7 +2,7 @@
 
 No ChatClient and no ToolCallingAdvisor: this program calls the model, hands
 the tool calls to the manager, and calls the model again with the result,
-for at most :data:`MAX_ROUNDS` rounds. Because the loop is ours, so are the
+for at most ``MAX_ROUNDS`` rounds. Because the loop is ours, so are the
 policies: a friendly exception processor words tool failures for the model,
 and ``product_reserve`` runs only after the user approves it.
 

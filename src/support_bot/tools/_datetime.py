@@ -83,7 +83,7 @@ class DateTimeTools:
         return f"{now.astimezone(zone):%Y-%m-%d %H:%M:%S} {name}"
 
     def current_date(self) -> str:
-        """Today's date, ISO format, local zone (see :func:`current_date_callback`)."""
+        """Today's date, ISO format, local zone (see ``current_date_callback``)."""
         return self._clock().astimezone().date().isoformat()
 
 

@@ -41,7 +41,7 @@ def apply_discount(request: DiscountRequest) -> str:
 
 
 def discount_calculator() -> FunctionToolCallback:
-    """The ``discount_calculator`` function tool (input :class:`DiscountRequest`)."""
+    """The ``discount_calculator`` function tool (input ``DiscountRequest``)."""
     return FunctionToolCallback(
         DISCOUNT_CALCULATOR,
         apply_discount,

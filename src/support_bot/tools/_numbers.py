@@ -18,7 +18,7 @@ def plain(value: Decimal) -> str:
 
 
 def grouped(value: Decimal) -> str:
-    """Like :func:`plain` with thousands separators: ``Decimal(35000)`` → ``"35,000"``."""
+    """Like ``plain`` with thousands separators: ``Decimal(35000)`` → ``"35,000"``."""
     text = plain(value)
     sign, digits = ("-", text[1:]) if text.startswith("-") else ("", text)
     whole, _, fraction = digits.partition(".")
@@ -27,7 +27,7 @@ def grouped(value: Decimal) -> str:
 
 
 def brief(value: Decimal) -> str:
-    """Like :func:`plain` for numbers in range; a few characters for any other.
+    """Like ``plain`` for numbers in range; a few characters for any other.
 
     ``format(value, "f")`` writes ``1e999999999`` as a billion digits, so a
     number outside the tools' range is shown as ``1E+999999999``.

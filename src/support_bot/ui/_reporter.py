@@ -43,7 +43,7 @@ def _arguments(raw: str) -> str:
 
 
 class ConsoleReporter:
-    """A :class:`~support_bot.steps.Reporter` for the terminal and for pipes.
+    """A ``Reporter`` for the terminal and for pipes.
 
     Args:
         out: Where the answer goes.
