@@ -13,6 +13,9 @@ Routes (all JSON, errors as ``{"error": "one sentence"}``):
 - ``POST /api/conversations/{id}/approvals`` ``{"decisions": {call id: true|false}}``, or
   ``…/approvals/{call id}`` ``{"approved": true|false}``: the paused turn resumed, as
   server-sent events (``approval_decided``, then as for a message); any process takes it.
+
+How errors are answered is ``_errors.py``'s job; the guards in front of the
+app (hosts, origins, sessions, rate limits) are ``_security.py``'s.
 """
 
 from __future__ import annotations
@@ -31,31 +34,24 @@ from typing import Any, Final
 
 from sse_starlette import EventSourceResponse
 from starlette.applications import Starlette
-from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
 from springtail import (
     ApprovalConflictError,
     ApprovalPendingError,
     AssistantMessage,
-    ChatMemoryError,
     ChatModel,
     Message,
     ToolResponseMessage,
     UserMessage,
 )
-from support_bot._store_base import BusinessStore, ServedConversation, StoreError
+from support_bot._store_base import BusinessStore, ServedConversation
 from support_bot.serve._approvals import DecisionError, decisions_from
 from support_bot.serve._config import ServeConfig
-from support_bot.serve._security import (
-    SESSION_COOKIE,
-    BodyTooLargeError,
-    Guard,
-    new_session,
-    owner_of,
-)
+from support_bot.serve._errors import EXCEPTION_HANDLERS, JSON, HTTPProblem
+from support_bot.serve._security import SESSION_COOKIE, Guard, new_session, owner_of
 from support_bot.serve._turns import (
     TERMINAL_EVENTS,
     ChatService,
@@ -77,16 +73,6 @@ _PROBE_ID: Final = "c-readiness-probe"
 """No conversation has this id (theirs are c- and 22 characters), so counting a turn
 of it writes nothing: it only asks the database whether it takes writes now."""
 _STATIC: Final = {"app.js": "text/javascript", "app.css": "text/css"}
-
-
-class HTTPProblem(Exception):
-    """A request the API refuses, with the status and one sentence for the client."""
-
-    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.headers = headers
 
 
 @dataclass
@@ -150,14 +136,7 @@ def create_app(
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
-        exception_handlers={
-            HTTPProblem: _problem,
-            HTTPException: _http_error,
-            BodyTooLargeError: _too_large,
-            StoreError: _store_failed,
-            ChatMemoryError: _store_failed,
-            Exception: _crash,
-        },
+        exception_handlers=dict(EXCEPTION_HANDLERS),
     )
     app.state.serve = state
     return Guard(app, config)
@@ -175,61 +154,6 @@ async def _load(state: _State) -> None:
     except Exception as exc:
         log.exception("the model could not be loaded")
         state.load_error = str(exc) or type(exc).__name__
-
-
-# -- errors ------------------------------------------------------------------------
-
-
-class _JSON(JSONResponse):
-    r"""JSON that any stored text can be sent in.
-
-    A message saved before text was checked may hold a lone surrogate,
-    which UTF-8 cannot encode; it is sent escaped (``\ud800``) instead of
-    making the whole conversation unreadable.
-    """
-
-    def render(self, content: Any) -> bytes:
-        try:
-            return super().render(content)
-        except UnicodeEncodeError:
-            return json.dumps(content, separators=(",", ":")).encode("ascii")
-
-
-async def _problem(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, HTTPProblem)
-    return _JSON({"error": exc.message}, status_code=exc.status, headers=exc.headers)
-
-
-_ROUTING_ERRORS: Final = {
-    404: "No such page or API route here.",
-    405: "This route does not take that method.",
-}
-
-
-async def _http_error(request: Request, exc: Exception) -> Response:
-    """Starlette's own refusals (unknown path, wrong method) as JSON like every other error."""
-    assert isinstance(exc, HTTPException)
-    message = _ROUTING_ERRORS.get(exc.status_code, f"The request was refused ({exc.status_code}).")
-    return _JSON({"error": message}, status_code=exc.status_code, headers=exc.headers)
-
-
-async def _too_large(request: Request, exc: Exception) -> Response:
-    return _JSON({"error": str(exc)}, status_code=413)
-
-
-async def _store_failed(request: Request, exc: Exception) -> Response:
-    """A locked or broken database: 503 with the store's sentence (never holding a password)."""
-    log.warning("%s %s: %s", request.method, request.url.path, exc)
-    return _JSON({"error": str(exc)}, status_code=503, headers={"retry-after": "5"})
-
-
-async def _crash(request: Request, exc: Exception) -> Response:
-    """Never a stack trace to the client: it goes to the server log."""
-    log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
-    return _JSON(
-        {"error": "Something went wrong on the server; the details are in its log."},
-        status_code=500,
-    )
 
 
 # -- helpers -----------------------------------------------------------------------
@@ -362,7 +286,7 @@ async def _static(request: Request) -> Response:
 
 
 async def _healthz(request: Request) -> Response:
-    return _JSON({"status": "ok"})
+    return JSON({"status": "ok"})
 
 
 async def _readyz(request: Request) -> Response:
@@ -370,12 +294,12 @@ async def _readyz(request: Request) -> Response:
     state = _state(request)
     if state.service is None:
         reason = "model failed to load" if state.load_error else "model loading"
-        return _JSON({"status": "not ready", "reason": reason}, status_code=503)
+        return JSON({"status": "not ready", "reason": reason}, status_code=503)
     problem = await _store_problem(state)
     if problem is not None:
-        return _JSON({"status": "not ready", "reason": problem}, status_code=503)
+        return JSON({"status": "not ready", "reason": problem}, status_code=503)
     gate = state.service.gate
-    return _JSON({"status": "ready", "running": gate.running, "queued": gate.waiting})
+    return JSON({"status": "ready", "running": gate.running, "queued": gate.waiting})
 
 
 async def _store_problem(state: _State) -> str | None:
@@ -408,13 +332,13 @@ async def _create_conversation(request: Request) -> Response:
     owner, secret = _session(request)
     cid = "c-" + secrets.token_urlsafe(16)
     created = await asyncio.to_thread(_state(request).store.add_conversation, cid, owner, "")
-    return _with_session(_JSON(_conversation_json(created), status_code=201), secret)
+    return _with_session(JSON(_conversation_json(created), status_code=201), secret)
 
 
 async def _list_conversations(request: Request) -> Response:
     owner, secret = _session(request)
     found = [] if secret else await asyncio.to_thread(_state(request).store.conversations, owner)
-    return _with_session(_JSON({"conversations": [_conversation_json(c) for c in found]}), secret)
+    return _with_session(JSON({"conversations": [_conversation_json(c) for c in found]}), secret)
 
 
 async def _read_conversation(request: Request) -> Response:
@@ -422,7 +346,7 @@ async def _read_conversation(request: Request) -> Response:
     service = _service(request)
     messages = await asyncio.to_thread(service.memory.get, conversation.id)
     pending = await asyncio.to_thread(service.pending, conversation.id)
-    return _JSON(
+    return JSON(
         {
             **_conversation_json(conversation),
             "running": service.running(conversation.id),
