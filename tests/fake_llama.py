@@ -158,8 +158,12 @@ class FakeRuntime:
         end = self._ids["<|im_end|>"]
         logits[end] = 1.0
         allowed = self._named_by_grammar()
+        value_only = _value_grammar(self.grammars[-1] if self.grammars else None)
         for reply, logit in self.script(prompt):
             if allowed is not None and _writing_call_to(reply, len(produced)) not in allowed:
+                continue
+            begins = value_only and produced.endswith("=")  # where the value begins
+            if begins and reply.startswith(produced) and not _a_literal(reply[len(produced) :]):
                 continue
             if reply.startswith(produced):
                 rest = reply[len(produced) :]
@@ -168,14 +172,28 @@ class FakeRuntime:
         return logits
 
     def _named_by_grammar(self) -> set[str | None] | None:
-        """The tools a calls grammar without a catch-all allows (``None``: any reply)."""
+        """The tools a calls grammar without a catch-all allows (``None``: any reply).
+
+        Both shapes: a JSON call's grammar (``tool-0 ::= ...``) and a plan
+        line's (``t0 ::= "name(" ...``).
+        """
         grammar = self.grammars[-1] if self.grammars else None
-        if grammar is None or "tool-0 ::=" not in grammar:
+        if grammar is None:
             return None
-        call_rule = next(line for line in grammar.splitlines() if line.startswith("call ::="))
-        if "unknown-tool" in call_rule:
-            return None
-        return set(re.findall(r'^tool-\d+ ::= "\\"" "([^"]+)"', grammar, flags=re.M))
+        if "tool-0 ::=" in grammar:
+            call_rule = next(line for line in grammar.splitlines() if line.startswith("call ::="))
+            if "unknown-tool" in call_rule:
+                return None
+            return set(re.findall(r'^tool-\d+ ::= "\\"" "([^"]+)"', grammar, flags=re.M))
+        if "t0 ::=" in grammar:
+            listed = set(re.findall(r'^t\d+ ::= "([^"(]+)\(', grammar, flags=re.M))
+            if "unknown-call" in grammar.splitlines()[0]:
+                left_out = re.search(r"^# not offered here: (.*)$", grammar, flags=re.M)
+                if left_out is None:
+                    return None
+                return _AllBut(set(left_out.group(1).split(", ")))
+            return listed
+        return None
 
     def sampler(
         self,
@@ -200,10 +218,81 @@ class FakeRuntime:
         pass
 
 
+class _AllBut(set[str | None]):
+    """Every tool name but these (a catch-all grammar that leaves some tools out)."""
+
+    def __contains__(self, name: object) -> bool:
+        return not set.__contains__(self, name)
+
+
+def _value_grammar(grammar: str | None) -> bool:
+    """Whether a grammar writes one argument's value (a plan line resumed), not a call."""
+    return (
+        grammar is not None
+        and grammar.startswith("root ::=")
+        and "t0 ::=" not in grammar
+        and ('( "," )' in grammar or '( ")" )' in grammar)
+    )
+
+
+def _a_literal(rest: str) -> bool:
+    """Whether text begins with a literal a value grammar allows (no variable, no call)."""
+    return not rest or rest[0] in '"-0123456789[{' or rest.startswith(("True", "False", "None"))
+
+
 def _writing_call_to(reply: str, position: int) -> str | None:
-    """The tool named by the call of ``reply`` that is open at ``position``, if any."""
+    """The tool named by the call of ``reply`` that is open at ``position``, if any.
+
+    A JSON call (``"name": "..."``) or a plan line (``r1 = name(``).
+    """
     start = reply.rfind("<tool_call>", 0, position + 1)
     if start < 0:
         return None
     match = re.search(r'"name": "([^"]+)"', reply[start:])
-    return match.group(1) if match else None
+    if match:
+        return match.group(1)
+    line_start = reply.rfind("\n", start, position + 1)
+    line = re.match(r"\n?r\d+ = ([^(\s]+)\(", reply[line_start if line_start >= 0 else start :])
+    return line.group(1) if line else None
+
+
+# -- helpers for the policy and plan tests ----------------------------------------------
+
+
+def schema(**properties: dict[str, object]) -> dict[str, object]:
+    """An object schema whose properties are all required."""
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": list(properties),
+        "additionalProperties": False,
+    }
+
+
+class FakeTool:
+    """A tool a test offers; the model never runs tools, so calling it is a failure."""
+
+    def __init__(self, definition: Any) -> None:
+        from springtail.tools._definition import ToolMetadata
+
+        self.tool_definition = definition
+        self.tool_metadata = ToolMetadata()
+
+    def call(self, tool_input: str, tool_context: object = None) -> str:
+        raise AssertionError("the model never runs tools")
+
+    async def acall(self, tool_input: str, tool_context: object = None) -> str:
+        raise AssertionError("the model never runs tools")
+
+
+def plan(*lines: str) -> str:
+    """A reply that is a plan of these lines."""
+    return "<tool_call>\n" + "\n".join(lines) + "\n</tool_call>"
+
+
+def json_call(name: str, **arguments: object) -> str:
+    """A reply that is one JSON call in the template's own shape."""
+    import json
+
+    body = json.dumps({"name": name, "arguments": arguments})
+    return f"<tool_call>\n{body}\n</tool_call>"

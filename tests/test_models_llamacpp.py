@@ -123,7 +123,9 @@ def test_earlier_call_arguments_reach_the_template_as_objects_not_json_text() ->
 
 
 def test_tool_results_read_as_the_policy_writes_them() -> None:
-    rendered = template_messages(_conversation(), result_text=SmallModelPolicy().result_text)
+    rendered = template_messages(
+        _conversation(), result_text=SmallModelPolicy().profile.result_text
+    )
     assert rendered[3] == {
         "role": "tool",
         "tool_call_id": "call_1",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from springtail.models._llamacpp._drafts import CallDraft, PromptLookup
+from springtail.models._llamacpp._values import RequestValues
 from springtail.tools._definition import ToolDefinition
 
 TOOLS = [
@@ -126,7 +127,10 @@ def test_required_properties_are_guessed_first_as_the_grammar_asks() -> None:
 def test_a_value_the_request_holds_is_guessed_once_begun(
     request_: str, written: str, guess: str
 ) -> None:
-    assert CallDraft(TOOLS, list, "".join, request=request_).value(written) == guess
+    assert (
+        CallDraft(TOOLS, list, "".join, values=RequestValues.of(request_).spelled).value(written)
+        == guess
+    )
 
 
 @pytest.mark.parametrize(
@@ -138,4 +142,9 @@ def test_a_value_the_request_holds_is_guessed_once_begun(
     ],
 )
 def test_no_value_is_guessed_before_it_begins_or_when_none_fits(written: str) -> None:
-    assert CallDraft(TOOLS, list, "".join, request="35,000 at 18% off").value(written) == ""
+    assert (
+        CallDraft(TOOLS, list, "".join, values=RequestValues.of("35,000 at 18% off").spelled).value(
+            written
+        )
+        == ""
+    )

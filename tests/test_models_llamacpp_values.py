@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from springtail.models._llamacpp._values import (
     Known,
-    doubled,
+    RequestValues,
+    carries,
     grounded,
     literals,
     made_up,
@@ -69,17 +70,31 @@ def test_a_call_is_made_up_when_no_value_with_digits_comes_from_the_conversation
     assert not made_up({"day": "2026-03-17"}, dated)
 
 
-def test_a_call_doubles_an_id_or_date_the_conversation_gives_once() -> None:
-    known = Known("How many days is it from today until 2026-04-01?")
-    assert doubled({"start": "2026-04-01", "end": "2026-04-01"}, known)
-    assert not doubled({"start": "2026-03-14", "end": "2026-04-01"}, known)
-    assert not doubled({"start": "2026-04-01", "end": "2026-04-01"}, Known(known.text * 2))
-    # Plain numbers may repeat: "12 squared" is 12 times 12.
-    assert not doubled({"left": 12, "right": 12}, Known("What is 12 squared?"))
-
-
 def test_a_literal_has_a_shape_so_a_second_call_is_for_more_of_the_same() -> None:
     assert shape("12") == shape("1250.5") == "number"
     assert shape("2026-07-14") == shape("2026-11-26") == "9-9-9"
     assert shape("sku-100") == shape("c-7") == "a-9"
     assert shape("call bob") == shape("email alice") == "a a"
+
+
+def test_request_values_are_read_once_normalised_and_as_spelled() -> None:
+    values = RequestValues.of("Send 35,000 to ann@example.com for SKU-100, and add a to-do.")
+    assert {"35000", "sku-100"} <= values.literals
+    assert {"35000", "ann@example.com", "SKU-100"} <= values.spelled
+    assert "add a to-do" in values.spelled  # a clause, for free text such as a title
+
+
+def test_a_call_asked_for_carries_a_wanted_value_and_invents_no_digits() -> None:
+    known = Known("Reserve 2 units of SKU-100 and 3 of SKU-300")
+    assert carries({"sku": "SKU-300", "quantity": 3}, {"sku-300"}, known)
+    assert not carries({"sku": "SKU-300", "quantity": 7}, {"sku-300"}, known)
+    assert not carries({"sku": "SKU-100", "quantity": 2}, {"sku-300"}, known)
+
+
+def test_a_date_written_in_words_is_known_in_its_iso_form() -> None:
+    known = Known("What have I got on March 16, 17 and 18, 2026? Also the 3rd of April.")
+    assert known.holds("2026-03-16")
+    assert known.holds("2026-03-18")
+    assert not known.holds("2026-03-19")
+    assert known.holds("2031-04-03")  # no year given: any year
+    assert not made_up({"day": "2026-03-17"}, known)

@@ -6,24 +6,76 @@ package (and building a ``LlamaCppChatModel``) stays cheap.
 
 from __future__ import annotations
 
+from springtail.models._llamacpp._decisions import (
+    ByShare,
+    Close,
+    Decide,
+    Drop,
+    Free,
+    Keep,
+    More,
+    Next,
+    Offer,
+    Opening,
+    Prose,
+    Retry,
+    Review,
+    Wait,
+)
 from springtail.models._llamacpp._files import ensure_model_file
 from springtail.models._llamacpp._model import LlamaCppChatModel
-from springtail.models._llamacpp._policy import (
+from springtail.models._llamacpp._plan import PlanLine, PlanState, Ref
+from springtail.models._llamacpp._policy import PlainPolicy, SmallModelPolicy, ToolPolicy
+from springtail.models._llamacpp._profile import (
     DEFAULT_TOOL_GUIDANCE,
-    Opening,
-    PlainPolicy,
-    SmallModelPolicy,
-    ToolPolicy,
-    TurnView,
+    SMALL_MODEL_PROFILE,
+    DecodingProfile,
 )
+from springtail.models._llamacpp._rules import (
+    DEFAULT_RULES,
+    BroadCallGivesWay,
+    CallShare,
+    FollowUpCallFloor,
+    MadeUpValues,
+    RepeatAsProse,
+    Rule,
+    UnknownToolAsProse,
+)
+from springtail.models._llamacpp._view import TurnView
 
 __all__ = [
+    "DEFAULT_RULES",
     "DEFAULT_TOOL_GUIDANCE",
+    "SMALL_MODEL_PROFILE",
+    "BroadCallGivesWay",
+    "ByShare",
+    "CallShare",
+    "Close",
+    "Decide",
+    "DecodingProfile",
+    "Drop",
+    "FollowUpCallFloor",
+    "Free",
+    "Keep",
     "LlamaCppChatModel",
+    "MadeUpValues",
+    "More",
+    "Next",
+    "Offer",
     "Opening",
     "PlainPolicy",
+    "PlanLine",
+    "PlanState",
+    "Prose",
+    "Ref",
+    "RepeatAsProse",
+    "Retry",
+    "Review",
+    "Rule",
     "SmallModelPolicy",
     "ToolPolicy",
     "TurnView",
+    "UnknownToolAsProse",
+    "Wait",
     "ensure_model_file",
 ]

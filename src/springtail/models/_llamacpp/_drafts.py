@@ -20,7 +20,7 @@ from typing import Any
 from springtail.models._llamacpp._decoding import common_prefix
 from springtail.tools._definition import ToolDefinition
 
-__all__ = ["CallDraft", "PromptLookup"]
+__all__ = ["CallDraft", "LineDraft", "PromptLookup"]
 
 Tokenize = Callable[[str], list[int]]
 Detokenize = Callable[[Sequence[int]], str]
@@ -90,9 +90,10 @@ class CallDraft:
         tokenize: Text to tokens, as the model's tokenizer splits it.
         detokenize: Tokens to text.
         fallback: Asked when the structure gives no guess.
-        request: The user's request: a value the model has begun to write
-            is often one of its numbers, codes or phrases, which the model
-            copies one piece (a digit, for Qwen) at a time.
+        values: The request's values as spelled (``RequestValues.spelled``): a
+            value the model has begun to write is often one of its numbers,
+            codes or phrases, which the model copies one piece (a digit, for
+            Qwen) at a time.
     """
 
     def __init__(
@@ -101,13 +102,13 @@ class CallDraft:
         tokenize: Tokenize,
         detokenize: Detokenize,
         fallback: PromptLookup | None = None,
-        request: str = "",
+        values: frozenset[str] = frozenset(),
     ) -> None:
         self._tools = {d.name: _properties(d.input_schema) for d in tools}
         self._tokenize = tokenize
         self._detokenize = detokenize
         self._fallback = fallback
-        self._values = _request_values(request)
+        self._values = values
 
     def __call__(self, produced: Sequence[int], room: int) -> Sequence[int]:
         text = self._detokenize(produced)
@@ -120,23 +121,7 @@ class CallDraft:
 
     def value(self, text: str) -> str:
         """The rest of a request value that the value being written begins, or ``""``."""
-        begun = text.rsplit('": ', 1)[-1] if '": ' in text else ""
-        quoted = begun.startswith('"')
-        begun = begun[1:] if quoted else begun
-        if not begun or '"' in begun:
-            return ""
-        numeric = _NUMBER.fullmatch(begun) is not None
-        rests = [
-            v[len(begun) :]
-            for v in self._values
-            if v.startswith(begun) and v != begun and (not numeric or _NUMBER.fullmatch(v))
-        ]
-        if not rests:
-            return ""
-        if len(rests) == 1:
-            return rests[0] + '"' if quoted else rests[0]
-        # Several fit: guess as far as they agree.
-        return rests[0][: min(common_prefix(rests[0], r) for r in rests[1:])]
+        return _rest_of_value(text.rsplit('": ', 1)[-1] if '": ' in text else "", self._values)
 
     def continuation(self, text: str) -> str:
         """The fixed text that follows ``text`` in any valid call, or ``""``."""
@@ -209,17 +194,116 @@ def _arguments(text: str, properties: tuple[str, ...]) -> str:
     return ""  # inside a value: the model's
 
 
-_VALUE = re.compile(
-    r"\d{1,3}(?:,\d{3})+(?:\.\d+)?"  # 35,000
-    r"|[A-Za-z0-9][A-Za-z0-9_./:+-]*[A-Za-z0-9]"  # SKU-100, 19.5, Asia/Seoul
-    r"|[A-Za-z0-9]"
-)
 _NUMBER = re.compile(r"\d+(?:\.\d*)?")
-_CLAUSE = re.compile(r"[.?!;:,]\s+|\s+and\s+|\n")
 
 
-def _request_values(request: str) -> frozenset[str]:
-    """Numbers, codes and clauses of a request, as a call's values would spell them."""
-    values = {w.replace(",", "") if w[0].isdigit() else w for w in _VALUE.findall(request)}
-    values.update(clause.strip() for clause in _CLAUSE.split(request) if clause.strip())
-    return frozenset(values)
+def _rest_of_value(begun: str, values: frozenset[str]) -> str:
+    """The rest of the one request value that ``begun`` (a value being written) starts.
+
+    A string's opening quote is left out of the match and its closing quote
+    guessed too; when several values fit, the guess goes as far as they agree.
+    """
+    quoted = begun.startswith('"')
+    begun = begun[1:] if quoted else begun
+    if not begun or '"' in begun:
+        return ""
+    numeric = _NUMBER.fullmatch(begun) is not None
+    rests = [
+        v[len(begun) :]
+        for v in values
+        if v.startswith(begun) and v != begun and (not numeric or _NUMBER.fullmatch(v))
+    ]
+    if not rests:
+        return ""
+    if len(rests) == 1:
+        return rests[0] + '"' if quoted else rests[0]
+    return rests[0][: min(common_prefix(rests[0], r) for r in rests[1:])]
+
+
+class LineDraft:
+    """Guesses the fixed text of a plan line (``_plan.py``) after its ``rK = ``.
+
+    ``tool(`` once the name's first piece leaves one tool possible, each
+    parameter's ``name=`` in schema order, ``, `` between arguments and the
+    closing ``)`` and newline once every parameter is written; a value the
+    model has begun is guessed from the request's values, as in a JSON call.
+
+    Args:
+        tools: The tools the line may call.
+        tokenize: Text to tokens, as the model's tokenizer splits it.
+        detokenize: Tokens to text.
+        values: The request's values as spelled (``RequestValues.spelled``).
+        fallback: Asked when the structure gives no guess.
+    """
+
+    def __init__(
+        self,
+        tools: Sequence[ToolDefinition],
+        tokenize: Tokenize,
+        detokenize: Detokenize,
+        values: frozenset[str] = frozenset(),
+        fallback: PromptLookup | None = None,
+    ) -> None:
+        self._params = {d.name: tuple(d.input_schema.get("properties") or {}) for d in tools}
+        self._tokenize = tokenize
+        self._detokenize = detokenize
+        self._values = values
+        self._fallback = fallback
+
+    def __call__(self, produced: Sequence[int], room: int) -> Sequence[int]:
+        text = self._detokenize(produced)
+        guess = self.continuation(text) or self.value(text)
+        if guess:
+            return self._tokenize(guess)[:room]
+        if self._fallback is not None:
+            return self._fallback(produced, room)
+        return ()
+
+    def continuation(self, text: str) -> str:
+        """The fixed text that follows ``text`` (the line after ``rK =``), or ``""``."""
+        if not text.startswith(" "):
+            return ""  # the space, and the tool's name, are the model's
+        name, paren, arguments = text[1:].partition("(")
+        if not paren:
+            matches = [n for n in self._params if n.startswith(name)] if name else []
+            if len(matches) != 1:
+                return ""
+            first = self._params[matches[0]]
+            return matches[0][len(name) :] + "(" + (f"{first[0]}=" if first else ")\n")
+        params = self._params.get(name)
+        if params is None:
+            return ""
+        if not arguments:
+            return f"{params[0]}=" if params else ")\n"
+        written = _written(arguments)
+        left = [p for p in params if p not in written]
+        if arguments.endswith(", "):
+            return f"{left[0]}=" if left else ""
+        if arguments.endswith(","):
+            return f" {left[0]}=" if left else ""
+        value = arguments.rsplit("=", 1)[-1]
+        if (
+            len(value) > 1
+            and value.startswith('"')
+            and value.endswith('"')
+            and '"' not in value[1:-1]
+        ):
+            # A string value just closed: the next argument, or the end of the line.
+            return f", {left[0]}=" if left else ")\n"
+        if value.endswith(")"):
+            return "\n"
+        return ""
+
+    def value(self, text: str) -> str:
+        """The rest of a request value that the value being written begins, or ``""``."""
+        begun = text.rsplit("=", 1)[-1] if "=" in text else ""
+        return "" if "," in begun else _rest_of_value(begun, self._values)
+
+
+_ARGUMENT_NAME = re.compile(r"(?:^|, )([A-Za-z_][A-Za-z0-9_.\-]*)=")
+
+
+def _written(arguments: str) -> set[str]:
+    """The parameter names an argument list written so far has used (outside strings)."""
+    outside = re.sub(r'"(?:[^"\\]|\\.)*"', '""', arguments)
+    return set(_ARGUMENT_NAME.findall(outside))

@@ -19,7 +19,6 @@ inside a JSON string), which makes the JSON invalid.
 
 from __future__ import annotations
 
-import copy
 import functools
 import json
 import logging
@@ -30,11 +29,14 @@ from springtail.models._wire import plain_json
 from springtail.tools._definition import ToolDefinition
 
 __all__ = [
+    "CHAR_RULE",
+    "COMMON_RULES",
     "FENCE_OPEN",
     "TAGGED_CLOSE",
     "TAGGED_OPEN",
     "answer_grammar",
     "build_grammar",
+    "sanitized_schema",
     "text_only_grammar",
 ]
 
@@ -45,19 +47,21 @@ TAGGED_CLOSE = "</tool_call>"
 FENCE_OPEN = "```json"
 
 # JSON string characters: no quote, no backslash, no control character; escapes as JSON has them.
-_CHAR = r'[^"\\\x00-\x1F\x7F] | "\\" (["\\/bfnrt] | "u" [0-9a-fA-F]{4})'
+CHAR_RULE = r'[^"\\\x00-\x1F\x7F] | "\\" (["\\/bfnrt] | "u" [0-9a-fA-F]{4})'
+"""A JSON string's character: no quote, no backslash, no control character; escapes as JSON has."""
 
-_COMMON = rf"""
+COMMON_RULES = rf"""
 sp ::= [ ]?
 nl ::= [\n]?
-json-char ::= {_CHAR}
+json-char ::= {CHAR_RULE}
 json-string ::= "\"" json-char* "\""
 any-char ::= [^\x00]
 """
+"""Rules every grammar here shares."""
 
 # After tool results the answer is prose: opening with a code fence or a tag,
 # the model drifts into code or XML about the results instead of stating them.
-_TEXT_ONLY = "root ::= prose-start any-char*\nprose-start ::= [^<{`\\x00-\\x20]\n" + _COMMON
+_TEXT_ONLY = "root ::= prose-start any-char*\nprose-start ::= [^<{`\\x00-\\x20]\n" + COMMON_RULES
 
 
 def text_only_grammar() -> str:
@@ -120,14 +124,14 @@ def _build_cached(tools: tuple[tuple[str, str], ...], catch_all: bool) -> str:
     )
     # llama.cpp's converter lets raw newlines into strings; JSON does not.
     rules = dict(converter._rules)
-    rules["char"] = _CHAR
+    rules["char"] = CHAR_RULE
     schema_rules = "\n".join(f"{name} ::= {rule}" for name, rule in sorted(rules.items()))
     return "\n".join(
         [
             "root ::= nl call nl",
             'call ::= "{" sp "\\"name\\"" sp ":" sp ( ' + " | ".join(branches) + ' ) sp "}"',
             *lines,
-            _COMMON,
+            COMMON_RULES,
             schema_rules,
         ]
     )
@@ -149,20 +153,88 @@ def _answer_cached(schema_json: str) -> str | None:
     converter_type: Any = llama_grammar.SchemaConverter  # untyped upstream
     converter = converter_type(prop_order={}, allow_fetch=False, dotall=False, raw_pattern=False)
     try:
-        schema = converter.resolve_refs(json.loads(schema_json), "answer")
+        schema = converter.resolve_refs(sanitized_schema(json.loads(schema_json)), "answer")
         converter.visit(schema, "")
     except Exception as exc:  # the converter asserts on schemas it cannot express
         logger.warning("The answer's schema cannot be expressed as a grammar (%s).", exc)
         return None
     rules = dict(converter._rules)
-    rules["char"] = _CHAR  # llama.cpp's converter lets raw newlines into strings; JSON does not
+    rules["char"] = CHAR_RULE  # llama.cpp's converter lets raw newlines into strings; JSON does not
     return "\n".join(f"{name} ::= {rule}" for name, rule in sorted(rules.items()))
+
+
+_CLASSES = {"d": "0-9", "w": "A-Za-z0-9_", "s": " \\t"}
+_NEGATED = {"D": "^0-9", "W": "^A-Za-z0-9_", "S": "^ \\t"}
+
+
+def sanitized_schema(schema: Any) -> Any:
+    r"""``schema`` with each ``pattern`` in a form llama.cpp's grammar can take.
+
+    The converter copies a pattern's escapes into the grammar as they are,
+    and llama.cpp, reading ``\\d``, reports an unknown escape and then crashes
+    the process. ``\\d``, ``\\w``, ``\\s`` and their negations become character
+    classes; a pattern with any other letter escape is left out of the
+    grammar (the tool still validates the value) with a warning.
+    """
+    if isinstance(schema, list):
+        return [sanitized_schema(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    result: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key == "pattern" and isinstance(value, str):
+            pattern = _grammar_pattern(value)
+            if pattern is None:
+                logger.warning(
+                    "The pattern %r cannot be expressed as a grammar; the model may write "
+                    "any string there (the tool checks it).",
+                    value,
+                )
+                continue
+            result[key] = pattern
+        elif key in ("properties", "$defs", "definitions", "patternProperties"):
+            result[key] = (
+                {k: sanitized_schema(v) for k, v in value.items()}
+                if isinstance(value, dict)
+                else value
+            )
+        else:
+            result[key] = sanitized_schema(value)
+    return result
+
+
+def _grammar_pattern(pattern: str) -> str | None:
+    """``pattern`` with its class escapes spelled out, or ``None`` when one cannot be."""
+    out: list[str] = []
+    in_class = False
+    i = 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\" and i + 1 < len(pattern):
+            nxt = pattern[i + 1]
+            if nxt in _CLASSES:
+                out.append(_CLASSES[nxt] if in_class else f"[{_CLASSES[nxt]}]")
+            elif nxt in _NEGATED and not in_class:
+                out.append(f"[{_NEGATED[nxt]}]")
+            elif nxt.isalnum():
+                return None
+            else:
+                out.append(ch + nxt)
+            i += 2
+            continue
+        if ch == "[" and not in_class:
+            in_class = True
+        elif ch == "]" and in_class:
+            in_class = False
+        out.append(ch)
+        i += 1
+    return "".join(out)
 
 
 def _arguments_rule(converter: Any, index: int, name: str, schema: dict[str, Any]) -> str:
     """Add the rules for one tool's arguments and return the name of the top rule."""
     try:
-        schema = converter.resolve_refs(copy.deepcopy(schema), f"tool{index}")
+        schema = converter.resolve_refs(sanitized_schema(schema), f"tool{index}")
         return str(converter.visit(schema, f"tool-{index}-args"))
     except Exception as exc:  # the converter asserts on schemas it cannot express
         logger.warning(

@@ -8,27 +8,43 @@ import logging
 import os
 import threading
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from springtail.messages import AssistantMessage, ChatOptions, ChatResponse, Prompt, ToolCall
+from springtail.messages import (
+    AssistantMessage,
+    ChatOptions,
+    ChatResponse,
+    Message,
+    Prompt,
+    SystemMessage,
+    ToolCall,
+    UserMessage,
+)
 from springtail.models._base import ChatModel, ModelError, ModelUnavailableError
+from springtail.models._llamacpp._decoder import Decoder
 from springtail.models._llamacpp._decoding import common_prefix
 from springtail.models._llamacpp._files import EMBEDDED_MODELS, ensure_model_file, model_dir
-from springtail.models._llamacpp._generation import Generator, Sink, Turn
+from springtail.models._llamacpp._generation import Generator
 from springtail.models._llamacpp._llama import (
     LlamaRuntime,
     default_threads,
     import_llama_cpp,
     load_llama,
 )
-from springtail.models._llamacpp._policy import PlainPolicy, SmallModelPolicy, ToolPolicy, TurnView
+from springtail.models._llamacpp._policy import PlainPolicy, SmallModelPolicy, ToolPolicy
+from springtail.models._llamacpp._profile import GENERIC_EXAMPLE
 from springtail.models._llamacpp._prompt_cache import PromptCache
+from springtail.models._llamacpp._reply import Reply
 from springtail.models._llamacpp._runtime import Runtime
+from springtail.models._llamacpp._stream import Sink
+from springtail.models._llamacpp._stubs import tool_example
 from springtail.models._llamacpp._template import TemplateRenderer
+from springtail.models._llamacpp._view import TurnView
 from springtail.models._wire import effective_options, tool_definitions
+from springtail.tools._definition import ToolDefinition
 
 __all__ = ["LlamaCppChatModel"]
 
@@ -41,7 +57,7 @@ class _Engine:
     def __init__(self, runtime: Runtime, renderer: TemplateRenderer) -> None:
         self.runtime = runtime
         self.renderer = renderer
-        self._call_openers: Any = None
+        self._call_openers: dict[bool, Any] = {}
         self._end_tokens: tuple[int, ...] | None = None
         self.prompt_cache: PromptCache | None = None
 
@@ -52,26 +68,30 @@ class _Engine:
             self._end_tokens = tuple(i for i in range(runtime.n_vocab) if runtime.is_end(i))
         return self._end_tokens
 
-    def call_openers(self) -> Any:
+    def call_openers(self, *, code: bool = False) -> Any:
         """A mask over the vocabulary: the tokens a reply that is a call opens with.
 
         ``<tool_call>`` and pieces starting with ``<`` (the tag spelled out),
         ``{`` or a code fence (the model's other call shapes), but not the end
-        tokens (``<|im_end|>``). Built on first use, once per model: one pass
-        over the vocabulary.
+        tokens (``<|im_end|>``); with ``code`` (the plan's prompt) also ``r``,
+        which begins a plan's first line (``r1 = ...``). Built on first use,
+        once per model and kind: one pass over the vocabulary.
         """
-        if self._call_openers is None:
+        mask = self._call_openers.get(code)
+        if mask is None:
             import numpy as np
 
             runtime = self.runtime
             # The raw token texts: what the call openers start with is plain ASCII either way.
-            pieces = (runtime.token_text(i) for i in range(runtime.n_vocab))
-            opens = np.fromiter(
-                (p.startswith(("<", "{", "```")) for p in pieces), dtype=bool, count=runtime.n_vocab
+            pieces = [runtime.token_text(i) for i in range(runtime.n_vocab)]
+            mask = np.fromiter(
+                (p.startswith(("<", "{", "```")) or (code and p == "r") for p in pieces),
+                dtype=bool,
+                count=runtime.n_vocab,
             )
-            opens[list(self.end_tokens())] = False  # ``<|im_end|>`` ends a reply, opens nothing
-            self._call_openers = opens
-        return self._call_openers
+            mask[list(self.end_tokens())] = False  # ``<|im_end|>`` ends a reply, opens nothing
+            self._call_openers[code] = mask
+        return mask
 
 
 class _Preparation(Future[int]):
@@ -187,11 +207,11 @@ class LlamaCppChatModel(ChatModel):
         cancel = threading.Event()
         loop = asyncio.get_running_loop()
         try:
-            turn = await loop.run_in_executor(self._executor, self._run_turn, prompt, None, cancel)
+            reply = await loop.run_in_executor(self._executor, self._run_turn, prompt, None, cancel)
         except asyncio.CancelledError:
             cancel.set()
             raise
-        return self._response(turn)
+        return self._response(reply)
 
     async def astream(self, prompt: Prompt) -> AsyncIterator[ChatResponse]:
         """Text deltas as they are generated, then the tool calls and usage.
@@ -214,10 +234,10 @@ class LlamaCppChatModel(ChatModel):
         try:
             while (delta := await queue.get()) is not None:
                 yield ChatResponse.of(delta, model=self.model)
-            turn = await future
+            reply = await future
         finally:
             cancel.set()
-        yield self._response(turn, text="")
+        yield self._response(reply, text="")
 
     def prepare(self, prompt: Prompt) -> Future[int]:
         """Start evaluating ``prompt`` in the background; returns at once.
@@ -253,18 +273,18 @@ class LlamaCppChatModel(ChatModel):
 
     # -- generation (runs on the worker thread) ------------------------------------
 
-    def _response(self, turn: Turn, *, text: str | None = None) -> ChatResponse:
+    def _response(self, reply: Reply, *, text: str | None = None) -> ChatResponse:
         calls = tuple(
             ToolCall(
                 id=f"call_{uuid.uuid4().hex[:12]}",
                 name=c.name,
                 arguments=json.dumps(c.arguments, ensure_ascii=False),
             )
-            for c in turn.calls
+            for c in reply.calls
         )
-        message = AssistantMessage(turn.text if text is None else text, calls)
+        message = AssistantMessage(reply.text if text is None else text, calls, reply.metadata)
         return ChatResponse.of(
-            message, finish_reason=turn.finish_reason, usage=turn.usage, model=self.model
+            message, finish_reason=reply.finish_reason, usage=reply.usage, model=self.model
         )
 
     def _load(self) -> _Engine:
@@ -304,26 +324,76 @@ class LlamaCppChatModel(ChatModel):
             )
         return path
 
+    def _render(
+        self, engine: _Engine, messages: Sequence[Message], tools: Sequence[ToolDefinition]
+    ) -> str:
+        profile = self.policy.profile
+        if profile.plans:
+            return engine.renderer.render_plan(
+                messages,
+                tools,
+                guidance=profile.guidance,
+                result_text=profile.plan_result_text,
+                tools_section=profile.tools_section,
+                example=(profile.tool_example and tool_example(tools)) or GENERIC_EXAMPLE,
+                answer_cue=profile.answer_cue,
+            )
+        return engine.renderer.render(
+            messages, tools, guidance=profile.guidance, result_text=profile.result_text
+        )
+
     def _tokens(
         self, engine: _Engine, prompt: Prompt, *, with_tools: bool = True
     ) -> tuple[list[int], ChatOptions]:
-        """The prompt's tokens (rendered with the policy's guidance) and its options."""
-        policy = self.policy
+        """The prompt's tokens (rendered with the policy's profile) and its options."""
         options = effective_options(self.default_options, prompt)
-        text = engine.renderer.render(
-            prompt.messages,
-            tool_definitions(options) if with_tools else (),
-            guidance=policy.guidance,
-            result_text=policy.result_text,
-        )
+        tools = tool_definitions(options) if with_tools else ()
+        text = self._render(engine, prompt.messages, tools)
         tokens = engine.runtime.tokenize(text, special=True)
         if len(tokens) >= self.n_ctx:
-            raise ModelError(
-                f"The prompt is {len(tokens)} tokens, more than the model's context of "
-                f"{self.n_ctx}: shorten the conversation (a smaller chat-memory window) "
-                "or build the model with a larger n_ctx."
-            )
+            raise ModelError(self._too_long(engine, prompt.messages, tools, len(tokens)))
         return tokens, options
+
+    def _too_long(
+        self,
+        engine: _Engine,
+        messages: Sequence[Message],
+        tools: Sequence[ToolDefinition],
+        total: int,
+    ) -> str:
+        """Which part of a prompt that does not fit is too long, and what to do about it."""
+
+        def count(part: Sequence[Message], with_tools: Sequence[ToolDefinition] = ()) -> int:
+            return len(
+                engine.runtime.tokenize(self._render(engine, part, with_tools), special=True)
+            )
+
+        # Parts by difference: a template needs a message to render at all.
+        without_tools = count(messages)
+        with_tools = total - without_tools
+        system = [m for m in messages if isinstance(m, SystemMessage)][:1]
+        placeholder: list[Message] = [UserMessage("")]
+        bare = count([*system, *placeholder]) - count(placeholder) if system else 0
+        history = without_tools - bare
+        parts = {
+            "the tools' definitions": with_tools,
+            "the system prompt": bare,
+            "the conversation": history,
+        }
+        largest = max(parts, key=lambda k: parts[k])
+        advice = {
+            "the tools' definitions": "offer fewer tools at once (springtail's ToolSearchAdvisor "
+            "picks a request's tools)",
+            "the system prompt": "shorten the system prompt",
+            "the conversation": "shorten the conversation (a smaller chat-memory window)",
+        }[largest]
+        return (
+            f"The prompt is {total} tokens, more than the model's context of {self.n_ctx}: "
+            f"the tools' definitions take {with_tools} tokens ({len(tools)} tools), the system "
+            f"prompt {bare}, the conversation {history}. {largest.capitalize()} "
+            f"{'are' if largest.endswith('s') else 'is'} the largest part: {advice}, or build "
+            "the model with a larger n_ctx."
+        )
 
     def _held(self, engine: _Engine, tokens: list[int]) -> int:
         """How many leading tokens the KV cache holds, after loading a saved prompt if it helps."""
@@ -354,7 +424,7 @@ class LlamaCppChatModel(ChatModel):
                 self._save(engine, tokens, held)
             return done
 
-    def _run_turn(self, prompt: Prompt, sink: Sink | None, cancel: threading.Event) -> Turn:
+    def _run_turn(self, prompt: Prompt, sink: Sink | None, cancel: threading.Event) -> Reply:
         with self._lock:
             engine = self._load()
             runtime = engine.runtime
@@ -372,22 +442,26 @@ class LlamaCppChatModel(ChatModel):
                 switched = True
                 return self._tokens(engine, prompt, with_tools=False)[0]
 
-            generator = Generator(
+            decoder = Decoder(
                 runtime,
                 tokens,
                 options,
+                policy.profile,
                 sink,
                 cancel,
+                end_tokens=engine.end_tokens(),
+            )
+            generator = Generator(
+                decoder,
                 policy=policy,
                 view=TurnView.of(prompt.messages),
-                call_openers=engine.call_openers() if tools else None,
-                end_tokens=engine.end_tokens(),
+                call_openers=engine.call_openers(code=policy.profile.plans) if tools else None,
                 without_tools=without_tools,
             )
-            turn = generator.turn(tools)
+            reply = generator.turn(tools)
             if not switched:
                 self._save(engine, tokens, held)
-            return turn
+            return reply
 
 
 def _prompt_cache_folder(setting: bool | str | Path) -> Path | None:

@@ -28,17 +28,34 @@ class ReplyKind(Enum):
     CALLS = "calls"
 
 
-def classify(start: str) -> ReplyKind:
+_CODE = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*\s*[=(]")
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*\s*")
+
+
+def classify(start: str, *, code: bool = False) -> ReplyKind:
     """Whether a reply beginning with ``start`` is prose or tool calls.
 
     A reply that opens with ``{``, ``<tool_call>`` or ````` ```json````` is a call
     in one of the model's shapes; streaming can show prose as soon as its first
-    characters rule those out, and must hold back until then.
+    characters rule those out, and must hold back until then. With ``code``
+    (the plan's prompt, where the tools are Python) code opens a call too: a
+    tag (``<tools>``), any code fence, or a line that starts like Python
+    (``r1 = ...``, ``weekday(...)``); prose is then held back until its first
+    word is followed by something that is not ``=`` or ``(``.
     """
     if not start:
         return ReplyKind.UNDECIDED
     if start.startswith("{") or start.startswith(TAGGED_OPEN) or start.startswith(FENCE_OPEN):
         return ReplyKind.CALLS
+    if code:
+        text = start.lstrip()
+        if not text:
+            return ReplyKind.UNDECIDED
+        if text.startswith(("<", "`", "{")) or _CODE.match(text):
+            return ReplyKind.CALLS
+        if _WORD.fullmatch(text):
+            return ReplyKind.UNDECIDED
+        return ReplyKind.TEXT
     for prefix in (TAGGED_OPEN, FENCE_OPEN):
         if prefix.startswith(start):
             return ReplyKind.UNDECIDED

@@ -50,10 +50,15 @@ class StopScanner:
 
 
 class StreamGate:
-    """Passes text deltas on once the reply is known to be prose; holds calls back."""
+    """Passes text deltas on once the reply is known to be prose; holds calls back.
 
-    def __init__(self, sink: Sink | None) -> None:
+    With ``code`` (the plan's prompt) a reply that opens like code is a call
+    too (``classify``).
+    """
+
+    def __init__(self, sink: Sink | None, *, code: bool = False) -> None:
         self._sink = sink
+        self._code = code
         self._parts: list[str] = []
         self._sent = 0
         self._kind = ReplyKind.UNDECIDED
@@ -68,7 +73,7 @@ class StreamGate:
             return
         self._parts.append(delta)
         if self._kind is ReplyKind.UNDECIDED:
-            self._kind = classify(self.text())
+            self._kind = classify(self.text(), code=self._code)
         if self._kind is ReplyKind.TEXT:
             self.flush()
 

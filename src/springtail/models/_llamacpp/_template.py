@@ -27,10 +27,18 @@ from springtail.messages import (
     UserMessage,
 )
 from springtail.models._llamacpp._llama import chat_formatter
+from springtail.models._llamacpp._plan import PLAN_KEY, Plan, call_line, variables
+from springtail.models._llamacpp._stubs import tool_stubs
 from springtail.models._wire import arguments_to_object, function_tools
 from springtail.tools._definition import ToolDefinition
 
-__all__ = ["ResultText", "TemplateRenderer", "template_messages"]
+__all__ = [
+    "PlanResultText",
+    "ResultText",
+    "TemplateRenderer",
+    "plan_messages",
+    "template_messages",
+]
 
 
 class ResultText(Protocol):
@@ -39,8 +47,18 @@ class ResultText(Protocol):
     def __call__(self, name: str, data: str, *, is_error: bool) -> str: ...
 
 
+class PlanResultText(Protocol):
+    """How a tool's result reads in a plan's conversation, with the variable it fills."""
+
+    def __call__(self, variable: str, name: str, data: str, *, is_error: bool) -> str: ...
+
+
 def _as_given(name: str, data: str, *, is_error: bool) -> str:
     return data
+
+
+DEFAULT_SYSTEM = "You are Qwen, created by Alibaba Cloud. You are a helpful assistant."
+"""The system prompt Qwen's own template uses when a conversation has none."""
 
 
 class TemplateRenderer:
@@ -61,6 +79,26 @@ class TemplateRenderer:
         rendered = self._formatter(
             messages=template_messages(messages, guidance if tools else None, result_text),
             tools=function_tools(list(tools)) or None,
+        )
+        return str(rendered.prompt)
+
+    def render_plan(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[ToolDefinition],
+        *,
+        guidance: str | None,
+        result_text: PlanResultText,
+        tools_section: str,
+        example: str,
+        answer_cue: str | None = None,
+    ) -> str:
+        """The prompt in the plan's shape: tools as Python stubs, calls as Python lines."""
+        rendered = self._formatter(
+            messages=plan_messages(
+                messages, tools, guidance, result_text, tools_section, example, answer_cue
+            ),
+            tools=None,
         )
         return str(rendered.prompt)
 
@@ -112,3 +150,90 @@ def template_messages(
         else:
             result.insert(0, {"role": "system", "content": guidance})
     return result
+
+
+def plan_messages(
+    messages: Sequence[Message],
+    tools: Sequence[ToolDefinition],
+    guidance: str | None,
+    result_text: PlanResultText,
+    tools_section: str,
+    example: str,
+    answer_cue: str | None = None,
+) -> list[dict[str, Any]]:
+    """Messages as a chat template reads them, in the plan's shape.
+
+    The system message carries the tools as Python stubs and how to call
+    them (``tools_section``, with ``example`` as its example plan), so the
+    template is rendered without its own tools section. An assistant message
+    that opened a plan shows the plan's lines inside ``<tool_call>``, exactly
+    as the model wrote them (so
+    the next request's prompt starts with the tokens already in the KV
+    cache); any other message with tool calls shows them as lines too, and
+    each result names the variable it fills. ``answer_cue`` (``{request}``:
+    the request the results serve) follows each round of results as a user
+    turn of its own, so the rendering of a conversation never changes as it
+    grows.
+    """
+    names = variables(messages)
+    result: list[dict[str, Any]] = []
+    request = ""
+    for index, message in enumerate(messages):
+        if isinstance(message, SystemMessage):
+            result.append({"role": "system", "content": message.text})
+        elif isinstance(message, UserMessage):
+            request = message.text
+            result.append({"role": "user", "content": message.text})
+        elif isinstance(message, AssistantMessage):
+            plan = Plan.of(message.metadata.get(PLAN_KEY))
+            if plan is not None:
+                lines = plan.source()
+            else:
+                lines = [
+                    call_line(
+                        names.get(call.id, "r"),
+                        call.name,
+                        list(arguments_to_object(call.arguments).items()),
+                    )
+                    for call in message.tool_calls
+                ]
+            content = message.text
+            if lines:
+                content += "<tool_call>\n" + "\n".join(lines) + "\n</tool_call>"
+            result.append({"role": "assistant", "content": content})
+        elif isinstance(message, ToolResponseMessage):
+            result.extend(
+                {
+                    "role": "tool",
+                    "tool_call_id": r.id,
+                    "name": r.name,
+                    "content": result_text(
+                        names.get(r.id, "r"), r.name, r.response_data, is_error=r.is_error
+                    ),
+                }
+                for r in message.responses
+            )
+            following = messages[index + 1] if index + 1 < len(messages) else None
+            if answer_cue and request and not isinstance(following, ToolResponseMessage):
+                result.append({"role": "user", "content": answer_cue.format(request=_cut(request))})
+    system = ""
+    if tools:
+        system = (f"\n\n{guidance}" if guidance else "") + tools_section.format(
+            stubs=tool_stubs(tools), example=example
+        )
+    if result and result[0]["role"] == "system":
+        result[0] = {**result[0], "content": result[0]["content"] + system}
+    elif tools:
+        result.insert(0, {"role": "system", "content": DEFAULT_SYSTEM + system})
+    return result
+
+
+_CUE_REQUEST_CHARS = 400
+
+
+def _cut(request: str) -> str:
+    """A request as the answer cue quotes it: one line, at most ``_CUE_REQUEST_CHARS``."""
+    line = " ".join(request.split())
+    if len(line) <= _CUE_REQUEST_CHARS:
+        return line
+    return line[: _CUE_REQUEST_CHARS - 1].rstrip() + "…"

@@ -7,22 +7,25 @@ knowing anything about the tools: a *literal* is a value written in a message
 (a number, a token with digits such as ``SKU-100`` or ``2026-07-14``, a
 quoted phrase, an upper-case code such as ``EUR``), and a value is
 *grounded* when it appears in the conversation's text. The small-model
-policy uses them to ask for the second call of "12 times 7, and 300 divided
-by 4" and to refuse calls whose values were made up (docs/embedded-model.md).
+rules use them to tell a plan line's read values from invented ones
+(docs/embedded-model.md).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 __all__ = [
     "Known",
     "Literals",
-    "doubled",
+    "RequestValues",
+    "carries",
     "grounded",
+    "invented",
     "literals",
     "made_up",
     "normal",
@@ -54,7 +57,7 @@ _NUMBER_WORDS = {
 }
 
 Literals = frozenset[str]
-"""Normalised literal values (see :func:`normal`)."""
+"""Normalised literal values (see ``normal``)."""
 
 
 def normal(value: object) -> str:
@@ -162,16 +165,83 @@ class Known:
         numbers = {normal(m.group()) for m in _NUMBER.finditer(text)}
         numbers.update(n for w, n in _NUMBER_WORDS.items() if re.search(rf"\b{w}\b", lowered))
         self.numbers = numbers
+        self.dates = _dates_in_words(lowered)
 
     def holds(self, value: str) -> bool:
-        """Whether a normalised value appears in the text."""
+        """Whether a normalised value appears in the text (a date also when written in words)."""
         if _is_number(value):
             return value in self.numbers or value.lstrip("-+") in self.numbers
-        return value in self.text
+        if value in self.text:
+            return True
+        iso = _ISO_DATE.fullmatch(value)
+        if iso is None:
+            return False
+        year, month, day = (int(part) for part in iso.groups())
+        return (month, day, year) in self.dates or (month, day, None) in self.dates
+
+
+_ISO_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+_MONTHS = {
+    name: number
+    for number, names in enumerate(
+        (
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sept", "sep"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
+        ),
+        start=1,
+    )
+    for name in names
+}
+_MONTH = "(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
+_MORE_DAYS = r"((?:\s*(?:,|and|&|to|-)\s*\d{1,2}(?:st|nd|rd|th)?\b)*)"
+_YEAR = r"(?:,?\s+(\d{4}))?"
+_MONTH_FIRST = re.compile(rf"\b{_MONTH}\s+{_DAY}\b{_MORE_DAYS}{_YEAR}")
+_DAY_FIRST = re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH}\b{_YEAR}")
+
+
+def _dates_in_words(text: str) -> set[tuple[int, int, int | None]]:
+    """(month, day, year or None) of every date a lower-cased text writes in words.
+
+    "March 16, 17 and 18, 2026" gives three dates; "16 March" one, of any
+    year. English month names, as the number words above are English.
+    """
+    dates: set[tuple[int, int, int | None]] = set()
+    for match in _MONTH_FIRST.finditer(text):
+        month = _MONTHS[match.group(1)]
+        days = [match.group(2), *re.findall(r"\d{1,2}", match.group(3) or "")]
+        year = int(match.group(4)) if match.group(4) else None
+        dates.update((month, int(day), year) for day in days)
+    for match in _DAY_FIRST.finditer(text):
+        year = int(match.group(3)) if match.group(3) else None
+        dates.add((_MONTHS[match.group(2)], int(match.group(1)), year))
+    return dates
 
 
 def _has_digit(value: str) -> bool:
     return any(c.isdigit() for c in value)
+
+
+def invented(
+    arguments: Mapping[str, Any], known: Known, schema: Mapping[str, Any] | None = None
+) -> frozenset[str]:
+    """The arguments holding a value with digits that appears nowhere in the conversation."""
+    names = []
+    for name, value in arguments.items():
+        single = _values({name: value}, schema)
+        if any(_has_digit(v) and not known.holds(v) for v in single):
+            names.append(name)
+    return frozenset(names)
 
 
 def grounded(
@@ -179,6 +249,16 @@ def grounded(
 ) -> bool:
     """Whether every value with digits in a call's arguments appears in the conversation."""
     return all(known.holds(v) for v in _values(arguments, schema) if _has_digit(v))
+
+
+def carries(
+    arguments: Mapping[str, Any],
+    wanted: Iterable[str],
+    known: Known,
+    schema: Mapping[str, Any] | None = None,
+) -> bool:
+    """Whether a call asked for ``wanted`` values carries one, and nothing with digits invented."""
+    return bool(uses(arguments, wanted, schema)) and grounded(arguments, known, schema)
 
 
 def made_up(
@@ -195,15 +275,31 @@ def made_up(
     return not any(known.holds(v) for v in values if _has_digit(v) or len(v) >= 3)
 
 
-def doubled(
-    arguments: Mapping[str, Any], known: Known, schema: Mapping[str, Any] | None = None
-) -> bool:
-    """Whether a call writes one id or date into two arguments that the conversation gives once.
+_VALUE = re.compile(
+    r"\d{1,3}(?:,\d{3})+(?:\.\d+)?"  # 35,000
+    r"|[A-Za-z0-9][A-Za-z0-9_./:+@-]*[A-Za-z0-9]"  # SKU-100, 19.5, Asia/Seoul, ann@example.com
+    r"|[A-Za-z0-9]"
+)
+_CLAUSE = re.compile(r"[.?!;:,]\s+|\s+and\s+|\n")
+_JOINER = re.compile(r"^(?:and|or|then)\s+", re.IGNORECASE)
 
-    "How many days is it from today until 2026-04-01?" became
-    ``days_between("2026-04-01", "2026-04-01")``: the model filled a slot whose
-    value it did not have with the one it had. Plain numbers are left out, as
-    "12 squared" is ``multiply(12, 12)``.
-    """
-    values = [v for v in _values(arguments, schema) if _has_digit(v) and _as_number(v) is None]
-    return any(values.count(v) > max(1, known.text.count(v)) for v in set(values))
+
+@dataclass(frozen=True, slots=True)
+class RequestValues:
+    """A request's values, read once: normalised for comparing, and as a call would spell them."""
+
+    literals: Literals
+    """Numbers, tokens with digits, quoted phrases and codes, normalised (``literals``)."""
+    spelled: frozenset[str]
+    """Numbers (``35,000`` as ``35000``), codes, words and clauses as written, for guessing the
+    rest of a value the model has begun to write."""
+
+    @classmethod
+    def of(cls, request: str) -> RequestValues:
+        """The values of ``request``."""
+        spelled = {w.replace(",", "") if w[0].isdigit() else w for w in _VALUE.findall(request)}
+        for clause in _CLAUSE.split(request):
+            clause = _JOINER.sub("", clause.strip()).rstrip(".?!;:,")
+            if clause:
+                spelled.add(clause)
+        return cls(literals(request), frozenset(spelled))

@@ -1,10 +1,11 @@
-"""What a policy reads of a prompt: the request, this turn's calls and results, the whole text."""
+"""What a policy reads of a prompt: the request and its values, this turn's calls and plan."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from springtail.messages import (
@@ -14,13 +15,20 @@ from springtail.messages import (
     ToolResponseMessage,
     UserMessage,
 )
+from springtail.models._llamacpp._plan import PlanState
+from springtail.models._llamacpp._values import Known, RequestValues
 
 __all__ = ["TurnView", "canonical_arguments"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class TurnView:
-    """What a policy reads of a prompt: the request and what this turn's tools did."""
+    """What a policy reads of a prompt: the request and what this turn's tools did.
+
+    Everything is read from the messages once per request; the request's
+    values (``values``) and the conversation's (``known``) are read the first
+    time a rule asks for them.
+    """
 
     request: str = ""
     calls: frozenset[tuple[str, str]] = frozenset()
@@ -33,6 +41,18 @@ class TurnView:
     """Every text of the conversation: system prompt, messages, call arguments and results."""
     results: str = ""
     """What the tools returned since the last user message."""
+    plan: PlanState = field(default_factory=PlanState)
+    """Where this turn's plan stands."""
+
+    @cached_property
+    def values(self) -> RequestValues:
+        """The values the request writes (numbers, ids, codes, quoted phrases, clauses)."""
+        return RequestValues.of(self.request)
+
+    @cached_property
+    def known(self) -> Known:
+        """The values the whole conversation holds, for telling read values from invented ones."""
+        return Known(self.context)
 
     @property
     def has_results(self) -> bool:
@@ -96,6 +116,7 @@ class TurnView:
             follow_up,
             "\n".join(texts),
             "\n".join(reversed(results)),
+            PlanState.of(messages),
         )
 
 

@@ -1,0 +1,383 @@
+"""A request's calls as a short program: the plan the embedded model writes before it acts.
+
+Asked for "the stock of SKU-300, and reserve all of it", a 1.5B coder model
+that writes one JSON call at a time reads the first result and answers. Asked
+to write the request's calls as Python, it writes the whole request::
+
+    r1 = product_lookup(sku="SKU-300")
+    r2 = product_reserve(sku="SKU-300", quantity=r1)
+
+Each line is one call; a later call passes an earlier variable where it
+needs that result. Lines that need no earlier result run at once, together,
+as one reply's tool calls; a line that needs one is written out after that
+result is in (the model fills in the value, ``quantity=4``, having read it).
+
+The plan lives in the conversation, never in the provider: the assistant
+message that opens it carries its lines in ``metadata["plan"]``, and each
+assistant message of the plan names, in ``metadata["lines"]``, the variables
+its tool calls stand for. Chat memory, a database or another process hand
+the messages back, and ``PlanState.of`` reads from them what has run and
+what comes next.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from springtail.messages import AssistantMessage, Message, ToolResponseMessage, UserMessage
+
+__all__ = [
+    "LINES_KEY",
+    "PLAN_KEY",
+    "Plan",
+    "PlanLine",
+    "PlanState",
+    "Ref",
+    "call_line",
+    "python_value",
+    "read_value",
+    "variables",
+]
+
+PLAN_KEY = "plan"
+"""``AssistantMessage.metadata`` key: the plan's source lines (on the message that opens it)."""
+LINES_KEY = "lines"
+"""``AssistantMessage.metadata`` key: the variables of the message's tool calls, in order."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """An argument that is an earlier line's result: ``quantity=r1``."""
+
+    variable: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlanLine:
+    """One call of a plan: ``variable = tool(name=value, ...)``."""
+
+    variable: str
+    tool: str
+    arguments: tuple[tuple[str, Any], ...]
+    """``(name, value)`` in the order written; a value is JSON data or a ``Ref``."""
+
+    @property
+    def refs(self) -> frozenset[str]:
+        """The variables this line needs."""
+        return frozenset(v.variable for _, v in self.arguments if isinstance(v, Ref))
+
+    def source(self) -> str:
+        """The line as Python, as the model wrote it."""
+        return call_line(self.variable, self.tool, self.arguments)
+
+    def bound(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """The call's JSON arguments, each reference replaced by its value in ``values``."""
+        return {
+            name: values[value.variable] if isinstance(value, Ref) else value
+            for name, value in self.arguments
+        }
+
+    @classmethod
+    def parse(cls, source: str) -> PlanLine | None:
+        """The line ``source`` (``r2 = tool(a=1, b=r1)``), or ``None`` when it is not one.
+
+        Read by hand rather than with ``ast``: a JSON schema's property may be
+        called ``from`` or ``first-name``, which the plan grammar writes and
+        Python would refuse. Values are JSON with Python's ``True``,
+        ``False`` and ``None``, or a variable.
+        """
+        try:
+            reader = _Reader(source.strip())
+            line = reader.line()
+        except ValueError:
+            return None
+        return line if reader.at_end() else None
+
+
+_JSON = json.JSONDecoder()
+
+
+class _Reader:
+    """A reader of exactly what the plan grammar writes (and the Python it resembles)."""
+
+    _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
+    _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
+    _CONSTANTS: Mapping[str, Any] = {"True": True, "False": False, "None": None}
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.pos = 0
+
+    def at_end(self) -> bool:
+        self._space()
+        return self.pos == len(self.text)
+
+    def line(self) -> PlanLine:
+        variable = self._name()
+        self._expect("=")
+        tool = self._name()
+        self._expect("(")
+        arguments: list[tuple[str, Any]] = []
+        if not self._take(")"):
+            while True:
+                name = self._name()
+                self._expect("=")
+                arguments.append((name, self.value(top=True)))
+                if self._take(")"):
+                    break
+                self._expect(",")
+        if len({name for name, _ in arguments}) < len(arguments):
+            raise ValueError("an argument is given twice")
+        return PlanLine(variable, tool, tuple(arguments))
+
+    def value(self, *, top: bool = False) -> Any:
+        """A literal, or at the top of an argument a variable (the grammar writes no others)."""
+        self._space()
+        text, pos = self.text, self.pos
+        if pos >= len(text):
+            raise ValueError("a value is missing")
+        char = text[pos]
+        if char == '"':
+            return self._string()
+        if char == "[":
+            self.pos += 1
+            items: list[Any] = []
+            if self._take("]"):
+                return items
+            while True:
+                items.append(self.value())
+                if self._take("]"):
+                    return items
+                self._expect(",")
+        if char == "{":
+            self.pos += 1
+            pairs: dict[str, Any] = {}
+            if self._take("}"):
+                return pairs
+            while True:
+                self._space()
+                if not self.text.startswith('"', self.pos):
+                    raise ValueError("a key must be a string")
+                key = self._string()
+                self._expect(":")
+                pairs[key] = self.value()
+                if self._take("}"):
+                    return pairs
+                self._expect(",")
+        number = self._NUMBER.match(text, pos)
+        if number:
+            self.pos = number.end()
+            digits = number.group()
+            return float(digits) if any(c in digits for c in ".eE") else int(digits)
+        name = self._name()
+        if name in self._CONSTANTS:
+            return self._CONSTANTS[name]
+        if not top:
+            raise ValueError("a variable may only be a whole argument")
+        return Ref(name)
+
+    def _string(self) -> str:
+        value, self.pos = _JSON.raw_decode(self.text, self.pos)
+        if not isinstance(value, str):
+            raise ValueError("a string is expected")
+        return value
+
+    def _name(self) -> str:
+        self._space()
+        match = self._NAME.match(self.text, self.pos)
+        if not match:
+            raise ValueError(f"a name is expected at {self.pos}")
+        self.pos = match.end()
+        return match.group()
+
+    def _space(self) -> None:
+        while self.pos < len(self.text) and self.text[self.pos] in " \t":
+            self.pos += 1
+
+    def _take(self, token: str) -> bool:
+        self._space()
+        if self.text.startswith(token, self.pos):
+            self.pos += len(token)
+            return True
+        return False
+
+    def _expect(self, token: str) -> None:
+        if not self._take(token):
+            raise ValueError(f"{token!r} is expected at {self.pos}")
+
+
+def read_value(source: str) -> Any:
+    """The literal ``source`` (a value as a plan line writes it) as JSON data.
+
+    Raises:
+        ValueError: ``source`` is not one whole literal.
+    """
+    reader = _Reader(source.strip())
+    value = reader.value()
+    if not reader.at_end():
+        raise ValueError(f"more than one value in {source!r}")
+    return value
+
+
+def python_value(value: Any) -> str:
+    """JSON data as a Python literal, the way the plan grammar writes it."""
+    if isinstance(value, Ref):
+        return value.variable
+    if value is None or isinstance(value, bool):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, int | float):
+        return json.dumps(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(python_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        items = (
+            f"{json.dumps(str(k), ensure_ascii=False)}: {python_value(v)}" for k, v in value.items()
+        )
+        return "{" + ", ".join(items) + "}"
+    return json.dumps(str(value), ensure_ascii=False)
+
+
+def call_line(variable: str, tool: str, arguments: Sequence[tuple[str, Any]]) -> str:
+    """``variable = tool(name=value, ...)`` in Python."""
+    written = ", ".join(f"{name}={python_value(value)}" for name, value in arguments)
+    return f"{variable} = {tool}({written})"
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """A request's calls, in the order the model wrote them."""
+
+    lines: tuple[PlanLine, ...]
+
+    def source(self) -> list[str]:
+        """The lines as Python source, for the message's metadata."""
+        return [line.source() for line in self.lines]
+
+    @classmethod
+    def of(cls, sources: object) -> Plan | None:
+        """The plan stored as ``sources`` (a list of lines), or ``None`` when it is not one."""
+        if not isinstance(sources, list) or not sources:
+            return None
+        lines = [PlanLine.parse(s) if isinstance(s, str) else None for s in sources]
+        if any(line is None for line in lines):
+            return None
+        return cls(tuple(line for line in lines if line is not None))
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """What one line's call returned."""
+
+    tool: str
+    data: str
+    is_error: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PlanState:
+    """Where a turn's plan stands, read from the conversation alone."""
+
+    plan: Plan | None = None
+    results: Mapping[str, Result] = field(default_factory=dict)
+    """Each variable whose call has answered, with its result."""
+    variables: Mapping[str, str] = field(default_factory=dict)
+    """Tool call id → the variable it stands for, for every call of this turn."""
+
+    @property
+    def pending(self) -> tuple[PlanLine, ...]:
+        """The plan's lines whose call has not been made yet."""
+        if self.plan is None:
+            return ()
+        made = set(self.variables.values())
+        return tuple(line for line in self.plan.lines if line.variable not in made)
+
+    def ready(self) -> tuple[PlanLine, ...]:
+        """The pending lines whose every reference has a result that is not an error."""
+        return tuple(
+            line
+            for line in self.pending
+            if all(r in self.results and not self.results[r].is_error for r in line.refs)
+        )
+
+    def next_variable(self) -> str:
+        """The name of the next new variable of this turn (``r1`` when nothing ran)."""
+        taken = set(self.variables.values()) | {
+            line.variable for line in (self.plan.lines if self.plan else ())
+        }
+        n = 1
+        while f"r{n}" in taken:
+            n += 1
+        return f"r{n}"
+
+    @classmethod
+    def of(cls, messages: Sequence[Message]) -> PlanState:
+        """The state of the last turn (the messages after the last user message)."""
+        start = 0
+        for index in range(len(messages) - 1, -1, -1):
+            if isinstance(messages[index], UserMessage):
+                start = index + 1
+                break
+        plan: Plan | None = None
+        variables: dict[str, str] = {}
+        results: dict[str, Result] = {}
+        count = 0
+        for message in messages[start:]:
+            if isinstance(message, AssistantMessage):
+                opened = Plan.of(message.metadata.get(PLAN_KEY))
+                if opened is not None:
+                    plan = opened
+                names = _line_names(message, count)
+                for call, name in zip(message.tool_calls, names, strict=True):
+                    variables[call.id] = name
+                count += len(message.tool_calls)
+            elif isinstance(message, ToolResponseMessage):
+                for response in message.responses:
+                    variable = variables.get(response.id)
+                    if variable is not None:
+                        results[variable] = Result(
+                            response.name, response.response_data, response.is_error
+                        )
+        return cls(plan, results, variables)
+
+
+def _line_names(message: AssistantMessage, before: int) -> list[str]:
+    """The variables of a message's calls: as stored, else numbered after the turn's earlier calls.
+
+    Calls written by another provider, or stored before plans existed, have
+    no names; numbering them in order keeps the history readable as one
+    program.
+    """
+    stored = message.metadata.get(LINES_KEY)
+    calls = message.tool_calls
+    if (
+        isinstance(stored, list)
+        and len(stored) == len(calls)
+        and all(isinstance(s, str) and s.isidentifier() for s in stored)
+    ):
+        return list(stored)
+    return [f"r{before + i + 1}" for i in range(len(calls))]
+
+
+def variables(messages: Sequence[Message]) -> dict[str, str]:
+    """Tool call id → its variable, for every call of the conversation, turn by turn.
+
+    Each turn (a user message and what follows it) numbers its calls from
+    ``r1``, so an earlier turn's program reads on its own, as a notebook's
+    earlier cell does.
+    """
+    names: dict[str, str] = {}
+    count = 0
+    for message in messages:
+        if isinstance(message, UserMessage):
+            count = 0
+        elif isinstance(message, AssistantMessage) and message.tool_calls:
+            for call, name in zip(message.tool_calls, _line_names(message, count), strict=True):
+                names[call.id] = name
+            count += len(message.tool_calls)
+    return names

@@ -1,0 +1,325 @@
+"""Writing a plan, and its next lines once their results are in (the embedded presets).
+
+Once a reply opens a call, the model writes the request's calls as a plan
+(``_plan.py``), one line at a time after a real ``<tool_call>`` token: the
+planner writes ``rK = ``, the model the rest of the line under the plan
+grammar (``_plan_grammar.py``), the policy reviews the line, and the model's
+next token (or the policy) says whether another line follows. The lines that
+need no earlier result are the reply's tool calls; the plan itself goes into
+the reply's metadata, so the conversation carries it.
+
+When results are in, the lines whose references have answered are written
+out: the line's fixed text is given and the model writes only the values of
+the arguments that were variables, having read the results.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from springtail.models._llamacpp._decisions import (
+    Close,
+    Drop,
+    Keep,
+    More,
+    Offer,
+    Prose,
+    Retry,
+    Wait,
+)
+from springtail.models._llamacpp._decoder import Decoder
+from springtail.models._llamacpp._drafts import LineDraft, PromptLookup
+from springtail.models._llamacpp._parse import ParsedCall
+from springtail.models._llamacpp._plan import (
+    LINES_KEY,
+    PLAN_KEY,
+    Plan,
+    PlanLine,
+    Ref,
+    python_value,
+    read_value,
+)
+from springtail.models._llamacpp._plan_grammar import line_grammar, value_grammar
+from springtail.models._llamacpp._policy import ToolPolicy
+from springtail.models._llamacpp._reply import Reply
+from springtail.models._llamacpp._rules import literal_arguments
+from springtail.models._llamacpp._values import carries
+from springtail.models._llamacpp._view import TurnView
+from springtail.tools._definition import ToolDefinition
+
+__all__ = ["MAX_LINES", "Planner"]
+
+logger = logging.getLogger("springtail.models.llamacpp")
+
+MAX_LINES = 8
+"""More lines than this in one plan is a model writing calls in a loop."""
+
+
+class Planner:
+    """Writes one reply's plan, or a plan's next lines, through the request's decoder."""
+
+    def __init__(self, decoder: Decoder, policy: ToolPolicy, view: TurnView) -> None:
+        self.gen = decoder
+        self.policy = policy
+        self.view = view
+        self._line_start: Any = None
+
+    def write(
+        self,
+        context: list[int],
+        prose: str,
+        tools: Sequence[ToolDefinition],
+        *,
+        offer: Offer | None = None,
+    ) -> Reply | Prose | None:
+        """The plan of a reply that opened a call.
+
+        ``Prose`` when the policy turns the reply into prose, ``None``
+        when no line stands (the reply is then prose, or with an offer opens
+        as the model would).
+
+        Args:
+            context: The prompt, and any prose the reply opened with.
+            prose: That prose (streamed already), kept as the reply's text.
+            tools: The tools the plan may call.
+            offer: The first line must call one of these tools and, when the
+                offer wants values, carry one of them; otherwise no plan.
+        """
+        gen, policy, view = self.gen, self.policy, self.view
+        # After results, a new line may take any earlier result of this turn.
+        answered = [v for v, r in view.plan.results.items() if not r.is_error]
+        tokens = context + gen.open_tag + gen.newline
+        lines: list[PlanLine] = []
+        wanted = offer.wanted if offer is not None else frozenset()
+        choices: Sequence[ToolDefinition] = offer.tools if offer is not None else tools
+        number = _first_number(view.plan.next_variable())
+        truncated = False
+        retried = False
+        while len(lines) < MAX_LINES and not gen.cancel.is_set():
+            variable = f"r{number}"
+            # "r1 =", not "r1 = ": the model's next token carries its own space (" today"),
+            # and a forced trailing space left it only tokens like "_today".
+            head = gen.tokenize(f"{variable} =")
+            grammar = line_grammar(
+                choices,
+                [*answered, *(line.variable for line in lines)],
+                catch_all=offer is None,
+                not_offered=[d.name for d in tools if d not in choices],
+            )
+            drafter = LineDraft(
+                choices,
+                gen.tokenize,
+                gen.detokenize,
+                view.values.spelled,
+                PromptLookup(tokens + head, shortest=3),
+            )
+            body = gen.generate(
+                grammar, tokens=tokens + head, stream=False, drafter=drafter, done=_ends_line
+            )
+            if body.finish_reason in ("length", "cancelled"):
+                truncated = body.finish_reason == "length"
+                break
+            line = PlanLine.parse(f"{variable} ={body.text}")
+            if line is None:
+                # The catch-all lets the model write a tool that is not offered in any shape
+                # (``current_city("France")``): the policy reviews it as that tool's call.
+                line = _unknown_call(variable, body.text, tools)
+            if line is None:
+                break
+            if any(line.tool == w.tool and line.arguments == w.arguments for w in lines):
+                break  # the same call twice in one plan: the model is looping
+            if wanted and not carries(
+                literal_arguments(line), wanted, view.known, _schema(choices, line.tool)
+            ):
+                break  # the line the policy asked for does not carry what it was asked for
+            verdict = policy.review(view, line, lines, tools)
+            if isinstance(verdict, Retry) and not lines and not retried:
+                # The line was a step too early: the plan starts again without its tool.
+                retried = True
+                choices = [d for d in choices if d.name != verdict.without]
+                continue
+            if isinstance(verdict, Retry):
+                verdict = Prose(without_tools=True)  # a second step too early: no tool fits
+            if isinstance(verdict, Prose):
+                if lines:
+                    break
+                return verdict
+            if isinstance(verdict, Drop):
+                break
+            if isinstance(verdict, Wait) and lines:
+                # Its computed values become the line before's result: written out once in.
+                before = Ref(lines[-1].variable)
+                line = PlanLine(
+                    line.variable,
+                    line.tool,
+                    tuple((n, before if n in verdict.arguments else v) for n, v in line.arguments),
+                )
+            else:
+                assert isinstance(verdict, Keep)
+                if verdict.instead_of:
+                    lines = [w for w in lines if w.variable not in verdict.instead_of]
+            lines.append(line)
+            tokens = tokens + head + list(body.tokens)
+            choices, wanted = tools, frozenset()
+            step = policy.next(view, lines, tools)
+            if isinstance(step, Close):
+                break
+            if isinstance(step, More):
+                wanted = step.wanted
+            elif not self._another(tokens):
+                break
+            number += 1
+        if not lines:
+            if gen.cancel.is_set():
+                return gen.reply(prose, (), "cancelled")
+            return gen.reply(prose, (), "length") if truncated else None
+        # The lines that need nothing this reply writes run now; those that take an earlier
+        # result have it, so their values are written out here.
+        now = [line for line in lines if line.refs <= set(answered)]
+        if gen.options.parallel_tool_calls is False:
+            now = now[:1]
+        written = self._write_out(now, tools)
+        if not written:
+            return None
+        metadata = {
+            PLAN_KEY: Plan(tuple(lines)).source(),
+            LINES_KEY: [line.variable for line, _ in written],
+        }
+        return gen.reply(prose, [call for _, call in written], metadata=metadata)
+
+    def _another(self, tokens: list[int]) -> bool:
+        """Whether another line follows: the model gives a new line at least half its probability.
+
+        At a line's start only ``r`` begins another call; the model's other
+        choices there (``print``, a fence, the closing tag) all end the plan.
+        Measured on the development half, lines a request needed got 0.92 or
+        more, and lines it did not need (a percentage after "128 times 32")
+        0.35-0.44 while still being the likeliest single token
+        (docs/embedded-model.md).
+        """
+        import numpy as np
+
+        gen = self.gen
+        if self._line_start is None:
+            mask = np.zeros(gen.runtime.n_vocab, dtype=bool)
+            mask[gen.tokenize("r")[:1]] = True
+            self._line_start = mask
+        share = gen.next_share(tokens, self._line_start)
+        logger.debug("another line: %.3f", share)
+        return share >= 0.5
+
+    def resume(self, ready: Sequence[PlanLine], tools: Sequence[ToolDefinition]) -> Reply | None:
+        """The calls of the plan's lines whose references have answered.
+
+        Each line's fixed text is given; the model writes each argument that
+        was a variable, having read its result, under the grammar of that
+        parameter. ``None`` when no line can be written (its tool is gone, or
+        the model wrote no valid value).
+        """
+        lines = ready if self.gen.options.parallel_tool_calls is not False else ready[:1]
+        written = self._write_out(lines, tools)
+        if not written:
+            return None
+        return self.gen.reply(
+            "",
+            [call for _, call in written],
+            metadata={LINES_KEY: [line.variable for line, _ in written]},
+        )
+
+    def _write_out(
+        self, lines: Sequence[PlanLine], tools: Sequence[ToolDefinition]
+    ) -> list[tuple[PlanLine, ParsedCall]]:
+        """The calls of ``lines``, each reference's value written by the model from its result."""
+        gen = self.gen
+        schemas = {d.name: d.input_schema for d in tools}
+        tokens = gen.tokens + gen.open_tag + gen.newline
+        calls: list[tuple[PlanLine, ParsedCall]] = []
+        for line in lines:
+            if not line.refs:
+                calls.append((line, ParsedCall(line.tool, line.bound({}))))
+                tokens = tokens + gen.tokenize(line.source() + "\n")
+                continue
+            schema = schemas.get(line.tool)
+            written = None if schema is None else self._written(tokens, line, schema)
+            if written is None:
+                continue
+            text, arguments = written
+            tokens = tokens + gen.tokenize(text)
+            calls.append((line, ParsedCall(line.tool, arguments)))
+        return calls
+
+    def _written(
+        self, tokens: list[int], line: PlanLine, schema: Any
+    ) -> tuple[str, dict[str, Any]] | None:
+        """The line as written now (``rK = tool(...)`` and its newline) and its arguments."""
+        gen = self.gen
+        properties = schema.get("properties") or {}
+        text = f"{line.variable} = {line.tool}("
+        arguments: dict[str, Any] = {}
+        last = len(line.arguments) - 1
+        for index, (name, value) in enumerate(line.arguments):
+            text += f"{', ' if index else ''}{name}="
+            if not isinstance(value, Ref):
+                arguments[name] = value
+                text += python_value(value)
+                continue
+            end = ")" if index == last else ","
+            context = tokens + gen.tokenize(text)
+            attempt = gen.generate(
+                value_grammar(properties.get(name, {}), end),
+                tokens=context,
+                stream=False,
+                drafter=PromptLookup(context, shortest=3),
+                done=_value_done(end),
+            )
+            if attempt.finish_reason != "stop" or not attempt.text.endswith(end):
+                return None
+            source = attempt.text[: -len(end)]
+            try:
+                arguments[name] = read_value(source)
+            except ValueError:
+                return None
+            text += source
+        return text + ")\n", arguments
+
+
+_CALLED = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_\-]*)\s*\(")
+
+
+def _unknown_call(variable: str, text: str, tools: Sequence[ToolDefinition]) -> PlanLine | None:
+    """A line that calls a tool that is not offered, read for its name alone."""
+    called = _CALLED.match(text)
+    if called is None or any(d.name == called.group(1) for d in tools):
+        return None
+    return PlanLine(variable, called.group(1), ())
+
+
+def _first_number(variable: str) -> int:
+    return int(variable[1:]) if variable[1:].isdigit() else 1
+
+
+def _ends_line(text: str) -> bool:
+    """A line is complete at the newline the grammar puts after it."""
+    return text.endswith("\n") and bool(text.strip())
+
+
+def _value_done(end: str) -> Callable[[str], bool]:
+    """Whether a value's text is complete: one whole literal, then ``end``."""
+
+    def done(text: str) -> bool:
+        if not text.endswith(end):
+            return False
+        try:
+            read_value(text[: -len(end)])
+        except ValueError:
+            return False
+        return True
+
+    return done
+
+
+def _schema(tools: Sequence[ToolDefinition], name: str) -> Any:
+    return next((d.input_schema for d in tools if d.name == name), None)

@@ -1,0 +1,270 @@
+"""The small-model rules: each a small class that answers one of the policy's questions.
+
+A rule answers ``opening``, ``review`` or ``next`` (``_policy.py``) or
+passes by returning ``None``; ``SmallModelPolicy`` asks its rules in order and
+the first answer decides. No rule names an application's tools or words:
+each reads only the request, the tools' schemas and what the conversation
+holds. The measurement behind each is in ``docs/embedded-model.md``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from springtail.models._llamacpp._decisions import (
+    ByShare,
+    Drop,
+    Free,
+    Keep,
+    Next,
+    Opening,
+    Prose,
+    Retry,
+    Review,
+    Wait,
+)
+from springtail.models._llamacpp._plan import PlanLine, Ref
+from springtail.models._llamacpp._values import invented, made_up, uses
+from springtail.models._llamacpp._view import TurnView
+from springtail.tools._definition import ToolDefinition
+
+__all__ = [
+    "DEFAULT_RULES",
+    "BroadCallGivesWay",
+    "CallShare",
+    "FollowUpCallFloor",
+    "MadeUpValues",
+    "RepeatAsProse",
+    "Rule",
+    "UnknownToolAsProse",
+]
+
+
+class Rule:
+    """A rule answers one of the policy's questions and passes (``None``) on the others."""
+
+    def opening(self, view: TurnView, tools: Sequence[ToolDefinition]) -> Opening | None:
+        """How the next reply may open, or ``None`` to pass."""
+        return None
+
+    def review(
+        self,
+        view: TurnView,
+        line: PlanLine,
+        written: Sequence[PlanLine],
+        tools: Sequence[ToolDefinition],
+    ) -> Review | None:
+        """What to do with a line the model wrote, or ``None`` to pass."""
+        return None
+
+    def next(
+        self, view: TurnView, written: Sequence[PlanLine], tools: Sequence[ToolDefinition]
+    ) -> Next | None:
+        """Whether another line follows, or ``None`` to pass."""
+        return None
+
+
+def literal_arguments(line: PlanLine) -> dict[str, Any]:
+    """A line's arguments that are values the model wrote (not earlier results)."""
+    return {name: value for name, value in line.arguments if not isinstance(value, Ref)}
+
+
+def _schema(tools: Sequence[ToolDefinition], name: str) -> Mapping[str, Any] | None:
+    return next((d.input_schema for d in tools if d.name == name), None)
+
+
+@dataclass(frozen=True)
+class FollowUpCallFloor(Rule):
+    """A request that follows an answer opens with a call when calling gets ``floor`` or more.
+
+    Shown earlier answers, the 1.5B model imitates them and answers from
+    nothing; requests that need a tool gave calling 0.02-0.12 of the first
+    token's probability, small talk at most 0.005.
+    """
+
+    floor: float = 0.01
+
+    def __post_init__(self) -> None:
+        if not 0.0 < self.floor <= 1.0:
+            raise ValueError(f"floor={self.floor} must lie in (0, 1].")
+
+    def opening(self, view: TurnView, tools: Sequence[ToolDefinition]) -> Opening | None:
+        """The floor for a follow-up request before any call of its own."""
+        if view.follow_up and not view.has_results:
+            return Free(call_floor=self.floor)
+        return None
+
+
+@dataclass(frozen=True)
+class CallShare(Rule):
+    """A request's first reply calls when the tokens that open a call get ``threshold`` or more.
+
+    Measured on the first token of 84 development requests, the model
+    spreads a call over several openings (a code fence, ``{"``, a tag) while
+    one word of prose ("To") takes the top place: the top token decided 73
+    right, the share at 0.3 decided 78 (docs/embedded-model.md).
+    """
+
+    threshold: float = 0.3
+
+    def opening(self, view: TurnView, tools: Sequence[ToolDefinition]) -> Opening | None:
+        """The share decides a request's first reply (a follow-up's is another rule's)."""
+        if view.follow_up or view.has_results:
+            return None
+        return ByShare(self.threshold)
+
+
+@dataclass(frozen=True)
+class UnknownToolAsProse(Rule):
+    """A line that calls a tool that is not offered: no tool fits, so the reply is prose.
+
+    The grammar's catch-all lets the model write such a call (forbidding it
+    derailed the model); a first line like that means it wanted a tool that
+    does not exist. The prose is written from the prompt without the tools:
+    with them, asked "What is the capital of France?", the model answered
+    that it had called a ``current_city`` function. A later such line ends
+    the plan before it.
+    """
+
+    def review(
+        self,
+        view: TurnView,
+        line: PlanLine,
+        written: Sequence[PlanLine],
+        tools: Sequence[ToolDefinition],
+    ) -> Review | None:
+        """Prose without the tools for a first line to an unknown tool; else the plan's end."""
+        if any(d.name == line.tool for d in tools):
+            return None
+        return Drop() if written else Prose(without_tools=True)
+
+
+@dataclass(frozen=True)
+class RepeatAsProse(Rule):
+    """A line identical to a call already made this turn: nothing new to call.
+
+    The model loops on its last call; the tool loop would refuse the repeat,
+    and asking again costs a round.
+    """
+
+    def review(
+        self,
+        view: TurnView,
+        line: PlanLine,
+        written: Sequence[PlanLine],
+        tools: Sequence[ToolDefinition],
+    ) -> Review | None:
+        """Prose for a first line that repeats a call, the plan's end for a later one."""
+        if line.refs or not view.repeats(line.tool, literal_arguments(line)):
+            return None
+        return Drop() if written else Prose()
+
+
+@dataclass(frozen=True)
+class MadeUpValues(Rule):
+    """Values with digits that appear nowhere in the conversation were invented, not read.
+
+    A first line made only of such values means no tool was needed: "How
+    many minutes are there in a day?" became
+    ``days_between("2023-04-01", "2023-04-02")``. The reply is then prose,
+    written from the prompt without the tools (with them the model describes
+    the call it meant to make). A first line that reads some values and
+    invents others is a step taken too early ("Book Tom Becker in with Dr.
+    Haddad (D-2)" became a booking for a patient id nobody gave): the plan
+    starts again without that tool (the policy says ``Retry``), so the
+    first line looks the value up; a retried line that invents again is
+    answered in prose.
+
+    A later line with such a value either computed it ahead or filled a slot
+    the request gave no value for. When the line also carries a request value
+    no earlier line carries, the request asked for it and the model computed
+    ahead ("12 times 12, and what percentage is that of 576?" went on to
+    ``percentage(part=144, total=576)``): the line waits for the line before
+    it, whose result the value becomes. Otherwise the step was invented ("How
+    many units of SKU-200 are left?" went on to
+    ``product_reserve(sku="SKU-200", quantity=10)``) and the plan ends before
+    it. A variable is a result, not an invention.
+    """
+
+    def review(
+        self,
+        view: TurnView,
+        line: PlanLine,
+        written: Sequence[PlanLine],
+        tools: Sequence[ToolDefinition],
+    ) -> Review | None:
+        """Prose for an invented first line; a wait or the plan's end for a later one."""
+        arguments, schema = literal_arguments(line), _schema(tools, line.tool)
+        made = invented(arguments, view.known, schema)
+        if not made:
+            return None
+        if not written:
+            if made_up(arguments, view.known, schema) or len(tools) < 2:
+                return Prose(without_tools=True)
+            return Retry(line.tool)
+        return Wait(made) if _adds_request_values(view, line, written, tools) else Drop()
+
+
+def _adds_request_values(
+    view: TurnView, line: PlanLine, written: Sequence[PlanLine], tools: Sequence[ToolDefinition]
+) -> bool:
+    """Whether ``line`` carries a value of the request that no earlier line carries."""
+    request = view.values.literals
+    earlier: set[str] = set()
+    for other in written:
+        earlier |= uses(literal_arguments(other), request, _schema(tools, other.tool))
+    carried = uses(literal_arguments(line), request, _schema(tools, line.tool))
+    return bool(carried - earlier)
+
+
+@dataclass(frozen=True)
+class BroadCallGivesWay(Rule):
+    """A call without arguments gives way to a later call of a related tool that has some.
+
+    Before acting on one item the model often lists them all first: "Reserve
+    2 of them." became ``product_list()`` and then
+    ``product_reserve(sku="SKU-200", quantity=2)``. When a later line calls a
+    tool whose name shares a word with the earlier one's and carries
+    arguments, and no line uses the earlier result, the earlier line goes. A
+    call without arguments *after* the specific one stays ("add it, then
+    show me the list").
+    """
+
+    def review(
+        self,
+        view: TurnView,
+        line: PlanLine,
+        written: Sequence[PlanLine],
+        tools: Sequence[ToolDefinition],
+    ) -> Review | None:
+        """Keep ``line`` instead of the earlier broad calls it narrows."""
+        if not line.arguments:
+            return None
+        words = name_words(line.tool)
+        used = set(line.refs).union(*(w.refs for w in written))
+        broad = frozenset(
+            w.variable
+            for w in written
+            if not w.arguments and w.variable not in used and words & name_words(w.tool)
+        )
+        return Keep(instead_of=broad) if broad else None
+
+
+def name_words(name: str) -> frozenset[str]:
+    """A tool name's words of three letters or more (``product_list``: product, list)."""
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name)
+    return frozenset(w for w in re.split(r"[^A-Za-z0-9]+", spaced.lower()) if len(w) >= 3)
+
+
+DEFAULT_RULES: tuple[Rule, ...] = (
+    CallShare(),
+    FollowUpCallFloor(),
+    UnknownToolAsProse(),
+    RepeatAsProse(),
+    MadeUpValues(),
+    BroadCallGivesWay(),
+)
+"""``SmallModelPolicy``'s rules, in the order they are asked."""

@@ -1,0 +1,129 @@
+"""The plan as a value: lines read and written, and where a plan stands from messages alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from springtail.messages import (
+    AssistantMessage,
+    ToolCall,
+    ToolResponse,
+    ToolResponseMessage,
+    UserMessage,
+)
+from springtail.models._llamacpp._plan import (
+    LINES_KEY,
+    PLAN_KEY,
+    Plan,
+    PlanLine,
+    PlanState,
+    Ref,
+    call_line,
+    python_value,
+    read_value,
+    variables,
+)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        'r1 = product_lookup(sku="SKU-300")',
+        'r2 = product_reserve(sku="SKU-300", quantity=r1)',
+        "r1 = today()",
+        'r1 = f(x=[1, 2.5, True, None], y={"k": [3, "a\\nb"]}, z=-3)',
+        'r1 = my-tool(first-name="Ann", from="x")',  # JSON names Python would refuse
+    ],
+)
+def test_a_line_reads_back_as_it_was_written(source: str) -> None:
+    line = PlanLine.parse(source)
+    assert line is not None
+    assert line.source() == source
+    assert PlanLine.parse(line.source()) == line
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "r1 = 12 * 7",  # arithmetic is not a call
+        "print(r1)",
+        'r1 = f(x="open',
+        "r1 = f(a=1, a=2)",  # one argument twice
+        "r1 = f(1, 2)",  # positional arguments: the grammar writes names
+        'r1 = f(y={"k": [r1]})',  # a variable inside a value: only whole arguments
+        "r1 = f(x=1) extra",
+    ],
+)
+def test_what_is_not_a_plan_line_is_refused(source: str) -> None:
+    assert PlanLine.parse(source) is None
+
+
+def test_references_are_whole_arguments_and_binding_fills_them() -> None:
+    line = PlanLine.parse('r3 = book(patient=r1, day="2026-12-05", slot=r2)')
+    assert line is not None
+    assert line.refs == {"r1", "r2"}
+    assert line.bound({"r1": "P-101", "r2": "09:00"}) == {
+        "patient": "P-101",
+        "day": "2026-12-05",
+        "slot": "09:00",
+    }
+    assert dict(line.arguments)["patient"] == Ref("r1")
+
+
+def test_values_are_written_as_the_grammar_writes_them() -> None:
+    assert python_value(None) == "None"
+    assert python_value(True) == "True"
+    assert python_value('a"b') == '"a\\"b"'
+    assert python_value({"k": [1, False]}) == '{"k": [1, False]}'
+    assert call_line("r1", "f", [("a", 1), ("b", Ref("r0"))]) == "r1 = f(a=1, b=r0)"
+    assert read_value(' "x@y.com" ') == "x@y.com"
+    assert read_value("None") is None
+    with pytest.raises(ValueError, match="more than one value"):
+        read_value("4, 5")
+
+
+def test_a_plan_stored_as_other_data_is_no_plan() -> None:
+    assert Plan.of(["r1 = today()"]) == Plan((PlanLine("r1", "today", ()),))
+    for stored in (None, [], "r1 = today()", ["r1 = 1 + 1"], [3]):
+        assert Plan.of(stored) is None
+
+
+LOOKUP = ToolCall("a", "product_lookup", '{"sku": "SKU-300"}')
+OPENED = AssistantMessage(
+    "",
+    (LOOKUP,),
+    {
+        PLAN_KEY: [
+            'r1 = product_lookup(sku="SKU-300")',
+            'r2 = product_reserve(sku="SKU-300", quantity=r1)',
+        ],
+        LINES_KEY: ["r1"],
+    },
+)
+
+
+def test_the_state_says_what_ran_what_is_pending_and_what_is_ready() -> None:
+    asked = UserMessage("Reserve all of SKU-300")
+    before = PlanState.of([asked, OPENED])
+    assert [line.variable for line in before.pending] == ["r2"]
+    assert before.ready() == ()  # r1 has not answered yet
+    answered = ToolResponseMessage((ToolResponse("a", "product_lookup", "4 in stock"),))
+    state = PlanState.of([asked, OPENED, answered])
+    assert [line.variable for line in state.ready()] == ["r2"]
+    assert state.results["r1"].data == "4 in stock"
+    assert state.next_variable() == "r3"
+    failed = ToolResponseMessage((ToolResponse("a", "product_lookup", "down", is_error=True),))
+    assert PlanState.of([asked, OPENED, failed]).ready() == ()
+
+
+def test_a_new_request_starts_a_new_turn_with_no_plan() -> None:
+    state = PlanState.of([UserMessage("x"), OPENED, UserMessage("something else")])
+    assert state.plan is None
+    assert state.next_variable() == "r1"
+
+
+def test_calls_without_names_are_numbered_in_order_turn_by_turn() -> None:
+    foreign = AssistantMessage("", (ToolCall("x", "a", "{}"), ToolCall("y", "b", "{}")))
+    later = AssistantMessage("", (ToolCall("z", "c", "{}"),))
+    named = variables([UserMessage("1"), foreign, later, UserMessage("2"), OPENED])
+    assert named == {"x": "r1", "y": "r2", "z": "r3", "a": "r1"}

@@ -1,0 +1,103 @@
+"""The plan grammar, checked by llama.cpp's own grammar engine on the model's vocabulary."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from springtail.models._llamacpp._plan_grammar import line_grammar, value_grammar
+from springtail.tools._definition import ToolDefinition
+from test_models_llamacpp_grammar import (
+    CALCULATE,
+    RESERVE,
+    TODO_ADD,
+    TODO_LIST,
+    _object,
+    accepts,
+    vocab,
+)
+
+pytestmark = pytest.mark.model
+
+__all__ = ["vocab"]  # the fixture, used by name
+
+MESSAGE = ToolDefinition(
+    "send_message",
+    "Send a message.",
+    _object(
+        {
+            "to": {"type": "string"},
+            "urgent": {"type": "boolean"},
+            "at": {"type": "string", "pattern": r"^\d\d:\d\d$"},
+            "cc": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None},
+        },
+        required=["to"],
+    ),
+)
+TOOLS = [CALCULATE, TODO_ADD, TODO_LIST, RESERVE, MESSAGE]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'calculate(operation="multiply", left=128, right=32)\n',
+        'todo_add(title="Call back C-101")\n',
+        "todo_list()\n",
+        'product_reserve(sku="SKU-100", quantity=r1)\n',
+        'send_message(to="ann@example.com")\n',
+        'send_message(to="ann@example.com", urgent=True, at="09:30", cc=None)\n',
+        'send_message(to=r2, at="17:05")\n',  # optional arguments may be left out
+        'get_weather(city="Paris")\n',  # the catch-all
+        "add(r1, 30)\n",
+    ],
+)
+def test_the_grammar_admits_calls_to_offered_tools_and_the_catch_all(vocab: Any, line: str) -> None:
+    assert accepts(vocab, line_grammar(TOOLS, ["r1", "r2"]), " " + line)
+
+
+@pytest.mark.parametrize(
+    ("line", "why"),
+    [
+        ('calculate(operation="power", left=2, right=8)\n', "an operation outside the enum"),
+        ('calculate(left=2, operation="add", right=8)\n', "arguments out of schema order"),
+        ('calculate(operation="add", left=2)\n', "a required argument left out"),
+        ('product_reserve(sku="SKU-100", quantity=r3)\n', "a variable no earlier line has"),
+        (
+            'product_reserve(sku="SKU-100", quantity=1.5)\n',
+            "a fraction where the schema says integer",
+        ),
+        ('send_message(to="x", urgent=true)\n', "JSON's true where Python writes True"),
+        ('send_message(to="x", at="9h30")\n', "a value the pattern refuses"),
+        ("r1 * 24\n", "arithmetic"),
+        ('todo_add(title="x")', "no newline: a line ends with one"),
+    ],
+)
+def test_the_grammar_refuses_what_is_not_a_valid_line(vocab: Any, line: str, why: str) -> None:
+    assert not accepts(vocab, line_grammar(TOOLS, ["r1", "r2"]), " " + line), why
+
+
+def test_the_first_line_may_use_no_variable_and_an_offer_no_other_tool(vocab: Any) -> None:
+    assert not accepts(vocab, line_grammar(TOOLS, []), ' product_reserve(sku="S", quantity=r1)\n')
+    offered = line_grammar([TODO_ADD], [], catch_all=False)
+    assert accepts(vocab, offered, ' todo_add(title="x")\n')
+    assert not accepts(vocab, offered, " todo_list()\n")
+    assert not accepts(vocab, offered, ' get_weather(city="Paris")\n')
+    assert not accepts(vocab, offered, 'todo_add(title="x")\n')  # the space is the grammar's
+
+
+@pytest.mark.parametrize(
+    ("schema", "value", "ok"),
+    [
+        ({"type": "integer"}, "4)", True),
+        ({"type": "integer"}, "r1)", False),
+        ({"type": "integer"}, "4.5)", False),
+        ({"type": "string"}, '"sara@example.com",', True),
+        ({"type": "number"}, "144,", True),
+        ({"type": "boolean"}, "True)", True),
+    ],
+)
+def test_a_resumed_value_is_a_literal_then_the_character_after_it(
+    vocab: Any, schema: dict[str, Any], value: str, ok: bool
+) -> None:
+    assert accepts(vocab, value_grammar(schema, value[-1]), value) is ok

@@ -1,0 +1,307 @@
+"""Plans on a scripted runtime: lines written, calls that run at once, lines resumed later."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from fake_llama import FakeRuntime, FakeTool, Script, plan, replies, schema
+from springtail.memory._codec import decode_message, encode_message
+from springtail.messages import (
+    AssistantMessage,
+    ChatOptions,
+    ChatResponse,
+    Message,
+    Prompt,
+    SystemMessage,
+    ToolResponse,
+    ToolResponseMessage,
+    UserMessage,
+)
+from springtail.models._llamacpp import LlamaCppChatModel, PlainPolicy, SmallModelPolicy
+from springtail.models._llamacpp._plan import LINES_KEY, PLAN_KEY
+from springtail.tools._definition import ToolDefinition
+
+CALCULATE = ToolDefinition(
+    "calculate",
+    "Apply an operation to two numbers.",
+    schema(
+        operation={"type": "string", "enum": ["add", "multiply", "divide"]},
+        left={"type": "number"},
+        right={"type": "number"},
+    ),
+)
+PERCENTAGE = ToolDefinition(
+    "percentage",
+    "Part of a total in percent.",
+    schema(part={"type": "number"}, total={"type": "number"}),
+)
+LOOKUP = ToolDefinition("product_lookup", "A product's stock.", schema(sku={"type": "string"}))
+RESERVE = ToolDefinition(
+    "product_reserve",
+    "Reserve units.",
+    schema(sku={"type": "string"}, quantity={"type": "integer"}),
+)
+TOOLS = (CALCULATE, PERCENTAGE, LOOKUP, RESERVE)
+
+MULTIPLY = 'r1 = calculate(operation="multiply", left=12, right=12)'
+SHARE = "r2 = percentage(part=r1, total=576)"
+REQUEST = "What is 12 times 12, and what percentage is that of 576?"
+
+
+def respond(
+    script: Script, messages: list[Message], *, stream: bool = False, **kwargs: object
+) -> tuple[ChatResponse, FakeRuntime]:
+    runtime = FakeRuntime(script)
+    model = LlamaCppChatModel._over(runtime, **kwargs)
+    prompt = Prompt(messages, ChatOptions(tool_callbacks=tuple(FakeTool(t) for t in TOOLS)))
+    if stream:
+        chunks = list(model.stream(prompt))
+        from springtail.client._aggregate import StreamAggregator
+
+        aggregator = StreamAggregator()
+        for chunk in chunks:
+            aggregator.add(chunk)
+        return aggregator.response(), runtime
+    return model.call(prompt), runtime
+
+
+def output(response: ChatResponse) -> AssistantMessage:
+    assert response.result is not None
+    return response.result.output
+
+
+def calls(message: AssistantMessage) -> list[tuple[str, dict[str, object]]]:
+    return [(c.name, json.loads(c.arguments)) for c in message.tool_calls]
+
+
+def first_turn(request: str = REQUEST) -> list[Message]:
+    return [SystemMessage("You are a helpful assistant."), UserMessage(request)]
+
+
+TWICE_REQUEST = "What is 12 times 7, and what is 300 divided by 4?"
+
+
+def after(message: AssistantMessage, *results: str) -> list[Message]:
+    """The first turn, the reply and its calls' results."""
+    responses = tuple(
+        ToolResponse(c.id, c.name, r) for c, r in zip(message.tool_calls, results, strict=True)
+    )
+    return [*first_turn(), message, ToolResponseMessage(responses)]
+
+
+def test_lines_that_need_no_result_are_the_replys_calls_and_the_plan_is_its_metadata() -> None:
+    response, _ = respond(replies(plan(MULTIPLY, SHARE)), first_turn())
+    message = output(response)
+    assert calls(message) == [("calculate", {"operation": "multiply", "left": 12, "right": 12})]
+    assert message.metadata[PLAN_KEY] == [MULTIPLY, SHARE]
+    assert message.metadata[LINES_KEY] == ["r1"]
+    assert message.text == ""
+    assert response.result is not None
+    assert response.result.metadata.finish_reason == "tool_calls"
+
+
+def test_independent_lines_run_together_in_one_reply() -> None:
+    twice = (
+        'r1 = calculate(operation="multiply", left=12, right=7)',
+        'r2 = calculate(operation="divide", left=300, right=4)',
+    )
+    message = output(respond(replies(plan(*twice)), first_turn(TWICE_REQUEST))[0])
+    assert calls(message) == [
+        ("calculate", {"operation": "multiply", "left": 12, "right": 7}),
+        ("calculate", {"operation": "divide", "left": 300, "right": 4}),
+    ]
+    assert message.metadata[LINES_KEY] == ["r1", "r2"]
+
+
+def test_a_line_that_needs_a_result_is_written_once_it_is_in_with_the_value_read() -> None:
+    opened = output(respond(replies(plan(MULTIPLY, SHARE)), first_turn())[0])
+    conversation = after(opened, "calculate returned: 144")
+    # Asked again, the model sees the result and writes the value the variable stood for.
+    resumed_reply = plan("r2 = percentage(part=144, total=576)")
+    response, runtime = respond(replies(resumed_reply), conversation)
+    message = output(response)
+    assert calls(message) == [("percentage", {"part": 144, "total": 576})]
+    assert message.metadata == {LINES_KEY: ["r2"]}
+    # The fixed text was given: the model wrote only the value after "part=".
+    assert "r2 = percentage(part=" in runtime.detokenize(runtime.cached()).decode()
+
+
+def test_a_resumed_plan_needs_only_the_conversation_so_a_stored_one_resumes_too() -> None:
+    opened = output(respond(replies(plan(MULTIPLY, SHARE)), first_turn())[0])
+    conversation = after(opened, "calculate returned: 144")
+    stored = [decode_message(encode_message(m)) for m in conversation]
+    assert stored == conversation
+    response, _ = respond(replies(plan("r2 = percentage(part=144, total=576)")), stored)
+    assert calls(output(response)) == [("percentage", {"part": 144, "total": 576})]
+
+
+def test_once_the_plan_has_run_a_repeated_call_gives_way_to_the_answer() -> None:
+    opened = output(respond(replies(plan(MULTIPLY, SHARE)), first_turn())[0])
+    conversation = after(opened, "calculate returned: 144")
+    second = output(respond(replies(plan("r2 = percentage(part=144, total=576)")), conversation)[0])
+    done = [
+        *conversation,
+        second,
+        ToolResponseMessage((ToolResponse(second.tool_calls[0].id, "percentage", "25.00%"),)),
+    ]
+    # The model would call again; the call was made, so it answers instead.
+    script = replies(plan("r3 = percentage(part=144, total=576)"), "144 is 25.00% of 576.")
+    response, runtime = respond(script, done, stream=True)
+    message = output(response)
+    assert message.tool_calls == ()
+    assert message.text == "144 is 25.00% of 576."
+    assert "r1 =" in runtime.prompts[-1]  # the model read its plan in the conversation
+
+
+def test_the_plan_is_never_streamed_as_text() -> None:
+    runtime = FakeRuntime(replies(plan(MULTIPLY, SHARE)))
+    model = LlamaCppChatModel._over(runtime)
+    prompt = Prompt(first_turn(), ChatOptions(tool_callbacks=tuple(FakeTool(t) for t in TOOLS)))
+    chunks = list(model.stream(prompt))
+    assert "".join(c.text for c in chunks) == ""
+    assert chunks[-1].result is not None
+    assert chunks[-1].result.output.metadata[PLAN_KEY] == [MULTIPLY, SHARE]
+
+
+def test_the_models_next_token_decides_whether_another_line_follows() -> None:
+    # One line, then the model closes the plan: no second call is asked for.
+    message = output(respond(replies(plan(MULTIPLY)), first_turn())[0])
+    assert message.metadata[PLAN_KEY] == [MULTIPLY]
+
+
+def test_a_line_that_refers_to_a_failed_result_is_not_written() -> None:
+    opened = output(respond(replies(plan(MULTIPLY, SHARE)), first_turn())[0])
+    failed = after(opened, "calculate failed: overflow")
+    failed[-1] = ToolResponseMessage(
+        (ToolResponse(opened.tool_calls[0].id, "calculate", "overflow", is_error=True),)
+    )
+    script = replies(plan("r2 = percentage(part=1, total=576)"), "The multiplication failed.")
+    message = output(respond(script, failed)[0])
+    assert message.tool_calls == ()
+    assert message.text == "The multiplication failed."
+
+
+def test_with_parallel_tool_calls_off_one_line_runs_per_reply() -> None:
+    twice = (
+        'r1 = calculate(operation="multiply", left=12, right=7)',
+        'r2 = calculate(operation="divide", left=300, right=4)',
+    )
+    runtime = FakeRuntime(replies(plan(*twice)))
+    model = LlamaCppChatModel._over(runtime)
+    options = ChatOptions(
+        tool_callbacks=tuple(FakeTool(t) for t in TOOLS), parallel_tool_calls=False
+    )
+    message = output(model.call(Prompt(first_turn(TWICE_REQUEST), options)))
+    assert len(message.tool_calls) == 1
+    assert message.metadata[PLAN_KEY] == list(twice)
+    assert message.metadata[LINES_KEY] == ["r1"]
+
+
+def test_the_next_prompt_starts_with_the_tokens_of_the_last_so_the_kv_cache_is_kept() -> None:
+    runtime = FakeRuntime(replies(plan(MULTIPLY, SHARE)))
+    model = LlamaCppChatModel._over(runtime)
+    options = ChatOptions(tool_callbacks=tuple(FakeTool(t) for t in TOOLS))
+    opened = output(model.call(Prompt(first_turn(), options)))
+    first = runtime.prompts[0]
+    runtime.script = replies(plan("r2 = percentage(part=144, total=576)"))
+    model.call(Prompt(after(opened, "calculate returned: 144"), options))
+    second = runtime.prompts[-1]
+    assert second.startswith(first + plan(MULTIPLY, SHARE))
+
+
+def test_after_results_the_request_is_quoted_so_the_answer_serves_it() -> None:
+    runtime = FakeRuntime(replies(plan(MULTIPLY, SHARE)))
+    model = LlamaCppChatModel._over(runtime)
+    options = ChatOptions(tool_callbacks=tuple(FakeTool(t) for t in TOOLS))
+    opened = output(model.call(Prompt(first_turn(), options)))
+    runtime.script = replies("12 times 12 is 144.")
+    conversation = after(opened, "calculate returned: 144")
+    answer = output(model.call(Prompt(conversation, options)))
+    cue = f'My request was: "{REQUEST}" Answer it from these results in full sentences.'
+    asked = runtime.prompts[-1]
+    assert asked.index("calculate returned: 144") < asked.index(cue)
+    # The cue stays where it was once the answer follows: the next prompt extends this one.
+    model.call(Prompt([*conversation, answer, UserMessage("Thanks!")], options))
+    assert runtime.prompts[-1].startswith(asked)
+
+
+def test_any_other_gguf_writes_json_calls_in_its_templates_shape() -> None:
+    from fake_llama import json_call
+
+    script = replies(json_call("calculate", operation="multiply", left=12, right=12))
+    message = output(respond(script, first_turn(), policy=PlainPolicy())[0])
+    assert calls(message) == [("calculate", {"operation": "multiply", "left": 12, "right": 12})]
+    assert message.metadata == {}
+
+
+@pytest.mark.parametrize("policy", [SmallModelPolicy(), PlainPolicy()])
+def test_prose_is_prose_under_either_policy(policy: object) -> None:
+    message = output(respond(replies("Hello! How can I help?"), first_turn(), policy=policy)[0])
+    assert message.text == "Hello! How can I help?"
+    assert message.tool_calls == ()
+
+
+def _many_tools(count: int) -> tuple[ToolDefinition, ...]:
+    return tuple(
+        ToolDefinition(
+            f"tool_{i}",
+            f"Look up record number {i} in the archive of the company's old accounts.",
+            schema(record={"type": "string", "description": "The record's id, e.g. R-100"}),
+        )
+        for i in range(count)
+    )
+
+
+def test_a_prompt_that_does_not_fit_says_which_part_is_too_long() -> None:
+    from springtail.models._base import ModelError
+
+    runtime = FakeRuntime(replies("ok"), n_ctx=3000)
+    model = LlamaCppChatModel._over(runtime)
+    tools = ChatOptions(tool_callbacks=tuple(FakeTool(t) for t in _many_tools(60)))
+    with pytest.raises(ModelError) as raised:
+        model.call(Prompt([SystemMessage("Be brief."), UserMessage("hi")], tools))
+    message = str(raised.value)
+    assert "more than the model's context of 3000" in message
+    assert "(60 tools)" in message
+    assert "The tools' definitions are the largest part: offer fewer tools" in message
+    history = [UserMessage("tell me more " * 300)]
+    with pytest.raises(ModelError, match="The conversation is the largest part: shorten"):
+        model.call(Prompt(history, ChatOptions(tool_callbacks=(FakeTool(CALCULATE),))))
+
+
+def test_a_line_with_a_value_computed_ahead_waits_for_the_result_and_is_written_then() -> None:
+    ahead = "r2 = percentage(part=144, total=576)"  # 144 = 12 * 12, in no message yet
+    message = output(respond(replies(plan(MULTIPLY, ahead)), first_turn())[0])
+    assert calls(message) == [("calculate", {"operation": "multiply", "left": 12, "right": 12})]
+    assert message.metadata[PLAN_KEY] == [MULTIPLY, SHARE]  # part became r1
+    conversation = after(message, "calculate returned: 144")
+    resumed = output(
+        respond(replies(plan("r2 = percentage(part=144, total=576)")), conversation)[0]
+    )
+    assert calls(resumed) == [("percentage", {"part": 144, "total": 576})]
+
+
+def test_a_later_line_that_invents_a_step_is_dropped() -> None:
+    request = "How many units of SKU-300 are left?"
+    invented = 'r2 = product_reserve(sku="SKU-300", quantity=10)'
+    script = replies(plan('r1 = product_lookup(sku="SKU-300")', invented))
+    message = output(respond(script, first_turn(request))[0])
+    assert calls(message) == [("product_lookup", {"sku": "SKU-300"})]
+    assert message.metadata[PLAN_KEY] == ['r1 = product_lookup(sku="SKU-300")']
+
+
+def test_after_results_the_plan_goes_on_and_a_line_takes_an_earlier_result_at_once() -> None:
+    opened = output(respond(replies(plan(MULTIPLY)), first_turn())[0])
+    conversation = after(opened, "calculate returned: 144")
+    # The model goes on: a new line that takes r1, whose result is in, so it runs now.
+    going_on = plan("r2 = percentage(part=r1, total=576)")
+    filled = plan("r2 = percentage(part=144, total=576)")
+
+    def script(prompt: str) -> list[tuple[str, float]]:
+        return [(going_on, 9.0), (filled, 8.0)]
+
+    message = output(respond(script, conversation)[0])
+    assert calls(message) == [("percentage", {"part": 144, "total": 576})]
+    assert message.metadata == {PLAN_KEY: [SHARE], LINES_KEY: ["r2"]}

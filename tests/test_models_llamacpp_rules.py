@@ -1,0 +1,325 @@
+"""Each small-model rule on a scripted runtime: what it decides, and that it passes otherwise."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from fake_llama import FakeRuntime, FakeTool, Script, plan, replies, schema
+from springtail.messages import (
+    AssistantMessage,
+    ChatOptions,
+    Message,
+    Prompt,
+    SystemMessage,
+    ToolCall,
+    ToolResponse,
+    ToolResponseMessage,
+    UserMessage,
+)
+from springtail.models._llamacpp import (
+    BroadCallGivesWay,
+    ByShare,
+    CallShare,
+    Drop,
+    FollowUpCallFloor,
+    Free,
+    Keep,
+    LlamaCppChatModel,
+    MadeUpValues,
+    PlanLine,
+    Prose,
+    RepeatAsProse,
+    Retry,
+    SmallModelPolicy,
+    TurnView,
+    UnknownToolAsProse,
+    Wait,
+)
+from springtail.models._llamacpp._plan import LINES_KEY, PLAN_KEY
+from springtail.tools._definition import ToolDefinition
+
+WEEKDAY = ToolDefinition(
+    "weekday", "The day of the week of a date.", schema(day={"type": "string"})
+)
+DAYS = ToolDefinition(
+    "days_between",
+    "Days from one date to another.",
+    schema(start={"type": "string"}, end={"type": "string"}),
+)
+TODAY = ToolDefinition("today", "Today's date.", schema())
+TOOLS = (WEEKDAY, DAYS, TODAY)
+
+
+def view(*messages: Message) -> TurnView:
+    return TurnView.of(list(messages))
+
+
+def line(source: str) -> PlanLine:
+    parsed = PlanLine.parse(source)
+    assert parsed is not None
+    return parsed
+
+
+def ask(
+    script: Script,
+    messages: list[Message],
+    policy: SmallModelPolicy | None = None,
+    tools: tuple[ToolDefinition, ...] = TOOLS,
+) -> AssistantMessage:
+    runtime = FakeRuntime(script)
+    model = LlamaCppChatModel._over(runtime, **({} if policy is None else {"policy": policy}))
+    options = ChatOptions(tool_callbacks=tuple(FakeTool(t) for t in tools))
+    result = model.call(Prompt(messages, options)).result
+    assert result is not None
+    return result.output
+
+
+WEEKDAY_CALL = ToolCall("c1", "weekday", '{"day": "2026-12-25"}')
+ASKED = UserMessage("What day of the week is 2026-12-25?")
+
+
+def answered(*results: str) -> list[Message]:
+    return [
+        ASKED,
+        AssistantMessage(
+            "", (WEEKDAY_CALL,), {PLAN_KEY: ['r1 = weekday(day="2026-12-25")'], LINES_KEY: ["r1"]}
+        ),
+        ToolResponseMessage((ToolResponse("c1", "weekday", results[0] if results else "Friday"),)),
+    ]
+
+
+# -- CallShare ----------------------------------------------------------------------------
+
+
+def test_a_first_reply_is_decided_by_the_share_of_call_openings() -> None:
+    assert CallShare(0.3).opening(view(ASKED), TOOLS) == ByShare(0.3)
+    assert CallShare().opening(view(*answered()), TOOLS) is None  # after results: another rule's
+
+
+def test_the_share_beats_a_top_token_of_prose() -> None:
+    # "To" is the likeliest single token, but three call openings share more.
+    script = replies(
+        ("To find out, I would call a function.", 6.0),
+        (plan('r1 = weekday(day="2026-12-25")'), 5.7),
+        ('{"name": "weekday"}', 5.7),
+        ("```json", 5.7),
+    )
+    message = ask(script, [ASKED])
+    assert [c.name for c in message.tool_calls] == ["weekday"]
+
+
+def test_below_the_share_a_call_shaped_top_token_gives_prose() -> None:
+    script = replies(
+        (plan('r1 = weekday(day="2026-12-25")'), 6.0),
+        ("It is a Friday.", 5.9),
+        ("Friday.", 5.9),
+        ("Christmas Day is a Friday.", 5.9),
+        ("That day is a Friday.", 5.9),
+    )
+    policy = SmallModelPolicy(rules=(CallShare(0.6),))
+    message = ask(script, [ASKED], policy)
+    assert message.tool_calls == ()
+    assert "Friday" in message.text
+
+
+def test_a_share_threshold_outside_zero_to_one_is_refused() -> None:
+    with pytest.raises(ValueError, match="threshold"):
+        ByShare(0.0)
+
+
+# -- FollowUpCallFloor --------------------------------------------------------------------
+
+
+def test_a_follow_up_gets_the_floor_and_a_first_request_does_not() -> None:
+    follow_up: list[Message] = [
+        ASKED,
+        AssistantMessage("It is a Friday."),
+        UserMessage("And 2026-12-26?"),
+    ]
+    assert FollowUpCallFloor(0.01).opening(view(*follow_up), TOOLS) == Free(call_floor=0.01)
+    assert FollowUpCallFloor(0.01).opening(view(ASKED), TOOLS) is None
+
+
+def test_a_follow_up_that_gives_calling_the_floor_calls() -> None:
+    follow_up: list[Message] = [
+        ASKED,
+        AssistantMessage("It is a Friday."),
+        UserMessage("And 2026-12-26?"),
+    ]
+    # (A logit of 1.0 would tie with the fake's end token, which then wins.)
+    script = replies(("It is a Saturday.", 5.0), (plan('r1 = weekday(day="2026-12-26")'), 1.5))
+    assert ask(script, follow_up).tool_calls != ()
+    no_floor = SmallModelPolicy(rules=())
+    assert ask(script, follow_up, no_floor).tool_calls == ()
+
+
+def test_a_floor_outside_zero_to_one_is_refused() -> None:
+    with pytest.raises(ValueError, match="floor"):
+        FollowUpCallFloor(1.5)
+
+
+# -- review rules -------------------------------------------------------------------------
+
+
+def test_an_unknown_tool_in_the_first_line_is_prose_and_later_it_ends_the_plan() -> None:
+    rule = UnknownToolAsProse()
+    unknown = line('r1 = capital_of(country="France")')
+    assert rule.review(view(ASKED), unknown, [], TOOLS) == Prose(without_tools=True)
+    first = line('r1 = weekday(day="2026-12-25")')
+    assert (
+        rule.review(view(ASKED), line('r2 = capital_of(country="France")'), [first], TOOLS)
+        == Drop()
+    )
+    assert rule.review(view(ASKED), first, [], TOOLS) is None
+
+
+def test_an_unknown_tool_gets_an_answer_in_prose_end_to_end() -> None:
+    def script(prompt: str) -> list[tuple[str, float]]:
+        if "<tools>" in prompt:  # with the tools, the model would describe a call
+            return [(plan('r1 = capital_of(country="France")'), 5.0), ("I called it.", 4.0)]
+        return [("Paris is the capital of France.", 5.0)]
+
+    message = ask(script, [UserMessage("What is the capital of France?")])
+    assert message.tool_calls == ()
+    assert message.text == "Paris is the capital of France."
+
+
+def test_an_unknown_tool_called_with_positional_values_is_prose_too() -> None:
+    def script(prompt: str) -> list[tuple[str, float]]:
+        if "<tools>" in prompt:
+            return [(plan('r1 = current_city("France")'), 5.0), ("I called it.", 4.0)]
+        return [("Paris is the capital of France.", 5.0)]
+
+    message = ask(script, [UserMessage("What is the capital of France?")])
+    assert message.tool_calls == ()
+    assert message.text == "Paris is the capital of France."
+
+
+def test_a_repeat_of_a_call_made_this_turn_is_prose_first_and_ends_the_plan_later() -> None:
+    rule = RepeatAsProse()
+    again = line('r1 = weekday(day="2026-12-25")')
+    state = view(*answered())
+    assert rule.review(state, again, [], TOOLS) == Prose()
+    assert rule.review(state, again, [line("r1 = today()")], TOOLS) == Drop()
+    assert rule.review(state, line('r1 = weekday(day="2026-12-26")'), [], TOOLS) is None
+
+
+def test_a_line_made_of_invented_values_is_prose_without_the_tools() -> None:
+    rule = MadeUpValues()
+    invented = line('r1 = days_between(start="2023-04-01", end="2023-04-02")')
+    asked = view(UserMessage("How many minutes are there in a day?"))
+    assert rule.review(asked, invented, [], TOOLS) == Prose(without_tools=True)
+    assert rule.review(view(ASKED), line('r1 = weekday(day="2026-12-25")'), [], TOOLS) is None
+    # A variable is not a value the model made up.
+    assert rule.review(asked, line("r2 = weekday(day=r1)"), [line("r1 = today()")], TOOLS) is None
+
+
+def test_a_first_line_that_reads_some_values_and_invents_one_is_a_step_too_early() -> None:
+    rule = MadeUpValues()
+    asked = view(UserMessage("How many days is it from today until 2026-04-01?"))
+    early = line('r1 = days_between(start="2026-03-01", end="2026-04-01")')
+    assert rule.review(asked, early, [], TOOLS) == Retry("days_between")
+    # With one tool, nothing else could come first: prose.
+    assert rule.review(asked, early, [], (DAYS,)) == Prose(without_tools=True)
+
+
+def test_a_first_line_that_retries_without_its_tool_looks_the_value_up() -> None:
+    request = UserMessage("How many days is it from today until 2026-04-01?")
+
+    def script(prompt: str) -> list[tuple[str, float]]:
+        early = plan('r1 = days_between(start="2026-03-01", end="2026-04-01")')
+        return [(early, 9.0), (plan("r1 = today()"), 8.0)]
+
+    message = ask(script, [request])
+    assert [c.name for c in message.tool_calls] == ["today"]
+
+
+def test_a_later_line_that_invents_a_value_and_adds_nothing_ends_the_plan() -> None:
+    rule = MadeUpValues()
+    first = line('r1 = weekday(day="2026-12-25")')
+    half = line('r2 = days_between(start="2026-12-25", end="2027-01-09")')
+    assert rule.review(view(ASKED), half, [first], TOOLS) == Drop()
+    # As a first line, a value read and one invented: a step too early.
+    assert rule.review(view(ASKED), half, [], TOOLS) == Retry("days_between")
+
+
+def test_a_later_line_that_computed_a_value_ahead_waits_for_the_line_before() -> None:
+    rule = MadeUpValues()
+    asked = view(UserMessage("How many days are there from 2026-12-25 until 2027-03-01?"))
+    first = line('r1 = weekday(day="2026-12-25")')
+    ahead = line('r2 = days_between(start="2026-12-26", end="2027-03-01")')
+    assert rule.review(asked, ahead, [first], TOOLS) == Wait(frozenset({"start"}))
+
+
+def test_an_invented_call_is_answered_from_a_prompt_without_the_tools() -> None:
+    request = UserMessage("How many minutes are there in a day?")
+
+    def script(prompt: str) -> list[tuple[str, float]]:
+        if "<tools>" in prompt:
+            return [(plan('r1 = days_between(start="2023-04-01", end="2023-04-02")'), 5.0)]
+        return [("There are 1,440 minutes in a day.", 5.0)]
+
+    message = ask(script, [SystemMessage("Be brief."), request])
+    assert message.tool_calls == ()
+    assert message.text == "There are 1,440 minutes in a day."
+
+
+# -- BroadCallGivesWay -------------------------------------------------------------------
+
+EVENT_LIST = ToolDefinition("event_list", "Every event.", schema())
+EVENT_CANCEL = ToolDefinition(
+    "event_cancel", "Cancel an event.", schema(event_id={"type": "string"})
+)
+EVENTS = (EVENT_LIST, EVENT_CANCEL, WEEKDAY)
+CANCEL = UserMessage("Cancel E-7.")
+
+
+def test_a_broad_call_gives_way_to_a_later_related_call_with_arguments() -> None:
+    rule = BroadCallGivesWay()
+    listing = line("r1 = event_list()")
+    cancel = line('r2 = event_cancel(event_id="E-7")')
+    assert rule.review(view(CANCEL), cancel, [listing], EVENTS) == Keep(
+        instead_of=frozenset({"r1"})
+    )
+    # Unrelated, used, or after the specific call: it stays.
+    assert (
+        rule.review(view(CANCEL), line('r2 = weekday(day="2026-12-25")'), [listing], EVENTS) is None
+    )
+    assert (
+        rule.review(view(CANCEL), line("r2 = event_cancel(event_id=r1)"), [listing], EVENTS) is None
+    )
+    assert rule.review(view(CANCEL), line("r2 = event_list()"), [cancel], EVENTS) is None
+
+
+def test_a_listing_before_the_call_it_narrows_does_not_run() -> None:
+    script = replies(plan("r1 = event_list()", 'r2 = event_cancel(event_id="E-7")'))
+    message = ask(script, [CANCEL], tools=EVENTS)
+    assert [(c.name, json.loads(c.arguments)) for c in message.tool_calls] == [
+        ("event_cancel", {"event_id": "E-7"})
+    ]
+    assert message.metadata[PLAN_KEY] == ['r2 = event_cancel(event_id="E-7")']
+    without = SmallModelPolicy(
+        rules=tuple(r for r in SmallModelPolicy().rules if not isinstance(r, BroadCallGivesWay))
+    )
+    kept = ask(
+        replies(plan("r1 = event_list()", 'r2 = event_cancel(event_id="E-7")')),
+        [CANCEL],
+        without,
+        EVENTS,
+    )
+    assert [c.name for c in kept.tool_calls] == ["event_list", "event_cancel"]
+
+
+def test_the_default_rules_are_small_classes_asked_in_order() -> None:
+    rules = SmallModelPolicy().rules
+    assert [type(r).__name__ for r in rules] == [
+        "CallShare",
+        "FollowUpCallFloor",
+        "UnknownToolAsProse",
+        "RepeatAsProse",
+        "MadeUpValues",
+        "BroadCallGivesWay",
+    ]
+    assert json.dumps([type(r).__name__ for r in rules])  # plain values, printable
