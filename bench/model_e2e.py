@@ -56,6 +56,9 @@ class Turn:
     tools: list[str] = field(default_factory=list)
     answer: str = ""
     error: str = ""
+    floor_s: float | None = None
+    """llama.cpp alone on the same tokens (``bench/floor.py``), when measured."""
+    generations: list[Any] = field(default_factory=list, repr=False)
 
     @property
     def tools_ok(self) -> bool:
@@ -152,7 +155,7 @@ def _typed_first_turn(name: str, n_threads: int | None, cache: Path, data_dir: P
 
 
 def run_model(
-    name: str, *, n_threads: int | None
+    name: str, *, n_threads: int | None, floor: bool = True
 ) -> tuple[float, list[Turn], Turn, tuple[Turn, Turn]]:
     """Run the requests as one conversation on ``llamacpp:NAME``, then the first again.
 
@@ -161,6 +164,10 @@ def run_model(
     a new process) that finds the first turn's prompt cache on disk; the last
     two are a chat's first request typed while the model warms up, with an
     empty prompt cache and with the one on disk.
+
+    With ``floor``, each turn of the conversation also gets its floor: the
+    same tokens evaluated by llama.cpp alone, replayed on the same model
+    (``bench/floor.py``).
 
     Returns:
         (load s, the conversation's turns, the first request with the prompt cache,
@@ -173,7 +180,22 @@ def run_model(
             client = _client(model, Path(folder))
             turns = []
             for text, expected in REQUESTS:
-                turns.append(_run_and_report(name, client, text, expected))
+                if floor:
+                    from bench.floor import Recorder
+
+                    recorder = Recorder()
+                    with recorder.recording():
+                        turn = _run_and_report(name, client, text, expected)
+                    turn.generations = recorder.generations
+                else:
+                    turn = _run_and_report(name, client, text, expected)
+                turns.append(turn)
+            if floor:
+                from bench.floor import replay
+
+                runtime = model._engine.runtime  # the loaded model, for the replay
+                for turn in turns:
+                    turn.floor_s = replay(runtime, turn.generations)
         finally:
             _close(model)  # free the weights before the next model loads
         again = Path(folder) / "again"  # a fresh store and memory, as in a new process
@@ -229,11 +251,47 @@ def _s(value: float | None) -> str:
     return "—" if value is None else f"{value:.2f}"
 
 
-def tables(models: list[str], *, n_threads: int | None = None) -> list[str]:
-    """One table per model, then a first-turn vs follow-up summary."""
+def baseline_turns(revision: str, name: str, n_threads: int | None) -> list[dict[str, Any]]:
+    """The conversation's turns on another release of springtail, in a child process.
+
+    The release's ``src`` is taken from git (``git archive``) into a temporary
+    folder and put first on the child's path, so this harness drives that
+    release's library through the same public API, in the same run.
+    """
+    import json
+    import os
+    import subprocess
+
+    root = Path(__file__).resolve().parent.parent
+    with tempfile.TemporaryDirectory(prefix="springtail-baseline-") as folder:
+        archive = subprocess.run(
+            ["git", "-C", str(root), "archive", revision, "src"],
+            check=True,
+            capture_output=True,
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", folder], input=archive, check=True)
+        env = {**os.environ, "PYTHONPATH": f"{folder}/src{os.pathsep}{root}"}
+        args = [sys.executable, "-m", "bench.model_e2e", "--json", "--model", name]
+        if n_threads is not None:
+            args += ["--threads", str(n_threads)]
+        out = subprocess.run(args, check=True, capture_output=True, text=True, env=env).stdout
+    rows: list[dict[str, Any]] = json.loads(out)
+    return rows
+
+
+def tables(
+    models: list[str], *, n_threads: int | None = None, baseline: str | None = None
+) -> list[str]:
+    """One table per model, then a first-turn vs follow-up summary.
+
+    With ``baseline`` (a git revision), the same conversation also runs on
+    that release first, and the summary gives the follow-up one-tool turn as
+    a ratio to it.
+    """
     out: list[str] = []
     summary: list[list[str]] = []
     for name in models:
+        before = baseline_turns(baseline, name, n_threads) if baseline else None
         load_s, turns, cached, typed = run_model(name, n_threads=n_threads)
         lines = []
         kinds = [
@@ -251,6 +309,8 @@ def tables(models: list[str], *, n_threads: int | None = None) -> list[str]:
                     _s(turn.first_tool_s),
                     _s(turn.first_token_s),
                     _s(turn.total_s),
+                    _s(turn.floor_s),
+                    "—" if not turn.floor_s else f"{turn.total_s / turn.floor_s:.2f}",
                     ", ".join(turn.tools) or "none",
                     "yes" if turn.tools_ok and not turn.error else "NO",
                     (turn.error or turn.answer)[:70],
@@ -267,6 +327,8 @@ def tables(models: list[str], *, n_threads: int | None = None) -> list[str]:
                     "first tool call s",
                     "first answer token s",
                     "total s",
+                    "floor s",
+                    "total / floor",
                     "tools called",
                     "right tools",
                     "answer",
@@ -276,6 +338,16 @@ def tables(models: list[str], *, n_threads: int | None = None) -> list[str]:
         )
         follow = [t for t in turns[1:] if not t.error]
         one_tool = [t for t in follow if len(t.expected) == 1]
+        ratios = [t.total_s / t.floor_s for t in one_tool if t.floor_s]
+        token_ratios = [
+            t.first_token_s / t.floor_s for t in follow if t.floor_s and t.first_token_s
+        ]
+        against = "—"
+        if before is not None:
+            old = [r["total_s"] for r in before[1 : len(turns)] if len(r["expected"]) == 1]
+            new_median, old_median = _median([t.total_s for t in one_tool]), _median(old)
+            if new_median and old_median:
+                against = f"{new_median / old_median:.2f} ({_s(old_median)} s)"
         summary.append(
             [
                 name,
@@ -285,6 +357,9 @@ def tables(models: list[str], *, n_threads: int | None = None) -> list[str]:
                 f"{_s(typed[0].first_token_s)} / {_s(typed[1].first_token_s)}",
                 _s(_median([t.first_token_s for t in follow if t.first_token_s is not None])),
                 _s(_median([t.total_s for t in one_tool])),
+                _s(_median(ratios)),
+                _s(_median(token_ratios)),
+                against,
                 f"{sum(t.tools_ok and not t.error for t in turns)}/{len(turns)}",
             ]
         )
@@ -299,6 +374,9 @@ def tables(models: list[str], *, n_threads: int | None = None) -> list[str]:
                 f"new chat, first request typed in {TYPING_S:.0f} s: first token (cold / cache)",
                 "follow-up: median first token (target < 2.5 s)",
                 "follow-up one-tool turn: median total (target < 4 s for embedded)",
+                "follow-up one-tool turn: median total / floor",
+                "follow-up: median first token / floor",
+                f"follow-up one-tool turn vs {baseline or 'a baseline'}: median ratio",
                 "turns with the right tools",
             ],
             summary,
@@ -311,3 +389,39 @@ def _median(values: list[float]) -> float | None:
     import statistics
 
     return statistics.median(values) if values else None
+
+
+def _main(argv: list[str] | None = None) -> int:
+    """``python -m bench.model_e2e --json``: the conversation's turns as JSON (for a baseline)."""
+    import argparse
+    import json
+
+    parser = argparse.ArgumentParser(prog="python -m bench.model_e2e")
+    parser.add_argument("--json", action="store_true", help="print the turns as JSON")
+    parser.add_argument("--model", default="embedded")
+    parser.add_argument("--threads", type=int, default=None)
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="springtail-bench-") as folder:
+        cache = Path(folder) / "prompt-cache"
+        _, model = _load(args.model, args.threads, cache)
+        try:
+            client = _client(model, Path(folder))
+            turns = [_run_and_report(args.model, client, t, e) for t, e in REQUESTS]
+        finally:
+            _close(model)
+    rows = [
+        {
+            "request": t.request,
+            "expected": list(t.expected),
+            "total_s": t.total_s,
+            "first_token_s": t.first_token_s,
+            "tools": t.tools,
+        }
+        for t in turns
+    ]
+    print(json.dumps(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_main())

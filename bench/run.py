@@ -359,6 +359,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--threads", type=int, default=None, help="llama.cpp threads (default: all cores)"
     )
+    parser.add_argument(
+        "--baseline",
+        default=None,
+        help="a git revision: the model section also runs its conversation on that release, "
+        "in the same run, and reports the follow-up one-tool turn as a ratio to it",
+    )
     parser.add_argument("--output", help="also write the tables (markdown) to this file")
     parser.add_argument(
         "--update-docs",
@@ -437,7 +443,7 @@ def _guarded(section: str, fn: Callable[[], None], out: TextIO) -> bool:
 def _model_section(models: list[str], args: argparse.Namespace, out: TextIO) -> None:
     from bench import model_e2e
 
-    for text in model_e2e.tables(models, n_threads=args.threads):
+    for text in model_e2e.tables(models, n_threads=args.threads, baseline=args.baseline):
         _emit(out, text)
 
 

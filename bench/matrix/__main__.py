@@ -30,6 +30,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--output", type=Path, help="write every turn's result as JSON here")
     parser.add_argument(
+        "--cases", type=Path, help='a JSON list of case ids (an --output\'s "case") to run'
+    )
+    parser.add_argument(
+        "--profile",
+        action="append",
+        default=[],
+        metavar="FIELD=VALUE",
+        help="replace a field of the policy's DecodingProfile (an experiment), e.g. "
+        "tool_example=true",
+    )
+    parser.add_argument(
+        "--policy",
+        default="default",
+        help="the embedded model's policy: default, or without:RULE[,RULE...] (the default "
+        "rules less these), or with:RULE[,RULE...] (plus these experiments)",
+    )
+    parser.add_argument(
         "--show-held-out",
         action="store_true",
         help="print the held-out turns' requests, calls and answers (hidden by default: "
@@ -40,8 +57,15 @@ def main(argv: list[str] | None = None) -> int:
     from springtail.models import LlamaCppChatModel
 
     halves = frozenset(("dev", "held-out") if args.half == "both" else (args.half,))
-    selection = Selection(halves, _set(args.tool_set), _set(args.prompt), _set(args.kind))
-    model = LlamaCppChatModel(args.model, n_threads=args.threads)
+    cases = frozenset(json.loads(args.cases.read_text())) if args.cases else None
+    selection = Selection(halves, _set(args.tool_set), _set(args.prompt), _set(args.kind), cases)
+    kwargs: dict[str, Any] = {}
+    if args.policy != "default" or args.profile:
+        # Only then: the default path also runs an earlier release's library (a baseline).
+        from bench.matrix._policies import policy
+
+        kwargs["policy"] = policy(args.policy, args.profile)
+    model = LlamaCppChatModel(args.model, n_threads=args.threads, **kwargs)
     runner = Runner(model, TOOL_SETS, PROMPTS, selection)
     started = time.perf_counter()
     results: list[TurnResult] = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import re
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -90,6 +91,10 @@ class TurnResult:
     error: str = ""
     calls_ok: bool = False
     answer_ok: bool = False
+    case: str = ""
+    """Which case and prompt this is (``tool set:half:index:prompt``), for ``--cases``."""
+    rules: list[str] = field(default_factory=list)
+    """The small-model rules that decided something in this turn, by class name."""
 
     @property
     def passed(self) -> bool:
@@ -128,6 +133,8 @@ class TurnResult:
             "calls_ok": self.calls_ok,
             "answer_ok": self.answer_ok,
             "passed": self.passed,
+            "case": self.case,
+            "rules": self.rules,
         }
 
 
@@ -139,14 +146,17 @@ class Selection:
     tool_sets: frozenset[str] | None = None
     prompts: frozenset[str] | None = None
     kinds: frozenset[Kind] | None = None
+    cases: frozenset[str] | None = None
+    """Only these case ids (``TurnResult.case``), when set."""
 
-    def wants(self, tool_set: str, prompt: str, case: Case) -> bool:
+    def wants(self, tool_set: str, prompt: str, case: Case, case_id: str = "") -> bool:
         """Whether this case runs."""
         return (
             case.half in self.halves
             and (self.tool_sets is None or tool_set in self.tool_sets)
             and (self.prompts is None or prompt in self.prompts)
             and (self.kinds is None or case.kind in self.kinds)
+            and (self.cases is None or case_id in self.cases)
         )
 
 
@@ -165,10 +175,12 @@ class Runner:
         for tool_set in self.tool_sets:
             for p, (prompt_name, system) in enumerate(self.prompts.items()):
                 for c, case in enumerate(tool_set.cases):
-                    if not self.selection.wants(tool_set.name, prompt_name, case):
+                    case_id = f"{tool_set.name}:{case.half}:{c}:{prompt_name}"
+                    if not self.selection.wants(tool_set.name, prompt_name, case, case_id):
                         continue
                     layout: Layout = _LAYOUTS[(p + c) % 2] if case.kind in CONVERSATIONS else "-"
                     for result in self._play(tool_set, prompt_name, system, case, layout):
+                        result.case = case_id
                         results.append(result)
                         if on_turn is not None:
                             on_turn(result)
@@ -202,13 +214,14 @@ class Runner:
             log.clear()
             started = time.perf_counter()
             answer, error = "", ""
-            try:
-                spec = client.prompt(turn.request)
-                if layout != "-":
-                    spec = spec.advisor_param(ChatMemory.CONVERSATION_ID, "c")
-                answer = spec.call().content() or ""
-            except Exception as exc:  # a failure is a result of the evaluation too
-                error = f"{type(exc).__name__}: {exc}"
+            with _RulesFired() as fired:
+                try:
+                    spec = client.prompt(turn.request)
+                    if layout != "-":
+                        spec = spec.advisor_param(ChatMemory.CONVERSATION_ID, "c")
+                    answer = spec.call().content() or ""
+                except Exception as exc:  # a failure is a result of the evaluation too
+                    error = f"{type(exc).__name__}: {exc}"
             result = TurnResult(
                 tool_set.name,
                 prompt,
@@ -221,10 +234,36 @@ class Runner:
                 time.perf_counter() - started,
                 error,
             )
+            result.rules = sorted(set(fired.rules))
             result.calls_ok = calls_match(result.calls, turn.calls, ordered=turn.ordered)
             names = [t.tool_definition.name for t in tools]
             result.answer_ok = answer_states(answer, turn, names)
             yield result
+
+
+class _RulesFired(logging.Handler):
+    """Collects, while active, the names of the small-model rules that decided something."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.rules: list[str] = []
+        self._logger = logging.getLogger("springtail.models.llamacpp")
+        self._level = self._logger.level
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        if message.startswith("rule "):
+            self.rules.append(message[5:].split(":", 1)[0])
+
+    def __enter__(self) -> _RulesFired:
+        self._logger.addHandler(self)
+        if not self._logger.isEnabledFor(logging.DEBUG):
+            self._logger.setLevel(logging.DEBUG)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._logger.removeHandler(self)
+        self._logger.setLevel(self._level)
 
 
 def calls_match(

@@ -1,0 +1,118 @@
+"""Rules measured with the plan in place that are not in the library (the ablation).
+
+Each was one of the small-model policy's rules before plans existed. With the
+plan in place they did not earn their place on both halves of the matrix
+(docs/embedded-model.md), so they live here, where ``--policy with:NAME``
+measures them again.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+from springtail.models._llamacpp import More, Next, Offer, Opening, PlanLine, Prose, Rule, TurnView
+from springtail.models._llamacpp._rules import literal_arguments
+from springtail.models._llamacpp._values import shape, uses
+from springtail.tools._definition import ToolDefinition
+
+_HYPHENATED = re.compile(r"(?<=[a-z])-(?=[a-z])")
+_WORD = re.compile(r"[a-z0-9]+")
+_NAME_PART = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+
+
+def named_tools(
+    request: str, tools: Sequence[ToolDefinition], called: Collection[str]
+) -> list[ToolDefinition]:
+    """The tools not in ``called`` whose every name word a request word starts with."""
+    words = _WORD.findall(_HYPHENATED.sub("", request.lower()))
+    if not words:
+        return []
+    called_parts = [p for name in called for p in _parts(name)]
+    result = []
+    for definition in tools:
+        if definition.name in called:
+            continue
+        parts = _parts(definition.name)
+        if not parts or all(any(c.startswith(p) for c in called_parts) for p in parts):
+            continue
+        if all(any(w.startswith(p) for w in words) for p in parts):
+            result.append(definition)
+    return result
+
+
+def _parts(name: str) -> list[str]:
+    return [p.lower() for p in _NAME_PART.findall(name)]
+
+
+@dataclass(frozen=True)
+class OfferNamedTools(Rule):
+    """Once tools have answered, a tool the request names word for word but the turn has not
+    called is offered first (was ``SmallModelPolicy.offer_named_tools``)."""
+
+    def opening(self, view: TurnView, tools: Sequence[ToolDefinition]) -> Opening | None:
+        if not view.has_results or not view.request:
+            return None
+        offer = named_tools(view.request, tools, view.called())
+        return Offer(tuple(offer)) if offer else None
+
+
+@dataclass(frozen=True)
+class MoreForUnusedValues(Rule):
+    """While the request holds values shaped like those the plan took that no line carries,
+    another line is asked for (was ``SmallModelPolicy.call_for_unused_values``)."""
+
+    def next(
+        self, view: TurnView, written: Sequence[PlanLine], tools: Sequence[ToolDefinition]
+    ) -> Next | None:
+        request = view.values.literals
+        schemas = {d.name: d.input_schema for d in tools}
+        used: set[str] = set()
+        for name, arguments in view.call_arguments():
+            used |= uses(arguments, request, schemas.get(name))
+        for line in written:
+            used |= uses(literal_arguments(line), request, schemas.get(line.tool))
+        shapes = {shape(v) for v in used}
+        left = frozenset(v for v in request - used if shape(v) in shapes)
+        return More(left) if left else None
+
+
+@dataclass(frozen=True)
+class AnswerOncePlanRan(Rule):
+    """Once the turn's plan has no line left that can run, the reply is the answer.
+
+    With it, a plan that had more to do than it wrote answered with its next
+    line as text (``r3 = send_message(...)``); without it, the model goes on
+    with the plan after its results.
+    """
+
+    def opening(self, view: TurnView, tools: Sequence[ToolDefinition]) -> Opening | None:
+        state = view.plan
+        if state.plan is not None and not state.ready():
+            return Prose()
+        return None
+
+
+@dataclass(frozen=True)
+class FollowUpValues(Rule):
+    """A follow-up request with values of its own opens with a call that carries one.
+
+    "And in GBP?", "Take 15% off that.": with the chat memory outside the tool
+    loop, the model answers such a request from the history (the opening half
+    of the old ``call_for_unused_values``).
+    """
+
+    def opening(self, view: TurnView, tools: Sequence[ToolDefinition]) -> Opening | None:
+        if not view.follow_up or view.has_results:
+            return None
+        wanted = view.values.literals
+        return Offer(tuple(tools), wanted) if wanted else None
+
+
+EXPERIMENTS: dict[str, Rule] = {
+    "FollowUpValues": FollowUpValues(),
+    "AnswerOncePlanRan": AnswerOncePlanRan(),
+    "OfferNamedTools": OfferNamedTools(),
+    "MoreForUnusedValues": MoreForUnusedValues(),
+}
