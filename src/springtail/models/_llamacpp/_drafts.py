@@ -82,7 +82,34 @@ class PromptLookup:
         return ()
 
 
-class CallDraft:
+class _StructureDraft:
+    """A call's fixed text, else a request value begun, else the fallback's guess.
+
+    The JSON call's and the plan line's drafters differ only in what they
+    call fixed text (``continuation``) and where a value begins (``value``).
+    """
+
+    _tokenize: Tokenize
+    _detokenize: Detokenize
+    _fallback: PromptLookup | None
+
+    def continuation(self, text: str) -> str:
+        raise NotImplementedError
+
+    def value(self, text: str) -> str:
+        raise NotImplementedError
+
+    def __call__(self, produced: Sequence[int], room: int) -> Sequence[int]:
+        text = self._detokenize(produced)
+        guess = self.continuation(text) or self.value(text)
+        if guess:
+            return self._tokenize(guess)[:room]
+        if self._fallback is not None:
+            return self._fallback(produced, room)
+        return ()
+
+
+class CallDraft(_StructureDraft):
     """Guesses the fixed text of a call body from the offered tools' names and schemas.
 
     Args:
@@ -109,15 +136,6 @@ class CallDraft:
         self._detokenize = detokenize
         self._fallback = fallback
         self._values = values
-
-    def __call__(self, produced: Sequence[int], room: int) -> Sequence[int]:
-        text = self._detokenize(produced)
-        guess = self.continuation(text) or self.value(text)
-        if guess:
-            return self._tokenize(guess)[:room]
-        if self._fallback is not None:
-            return self._fallback(produced, room)
-        return ()
 
     def value(self, text: str) -> str:
         """The rest of a request value that the value being written begins, or ``""``."""
@@ -220,7 +238,7 @@ def _rest_of_value(begun: str, values: frozenset[str]) -> str:
     return rests[0][: min(common_prefix(rests[0], r) for r in rests[1:])]
 
 
-class LineDraft:
+class LineDraft(_StructureDraft):
     """Guesses the fixed text of a plan line (``_plan.py``) after its ``rK = ``.
 
     ``tool(`` once the name's first piece leaves one tool possible, each
@@ -249,15 +267,6 @@ class LineDraft:
         self._detokenize = detokenize
         self._values = values
         self._fallback = fallback
-
-    def __call__(self, produced: Sequence[int], room: int) -> Sequence[int]:
-        text = self._detokenize(produced)
-        guess = self.continuation(text) or self.value(text)
-        if guess:
-            return self._tokenize(guess)[:room]
-        if self._fallback is not None:
-            return self._fallback(produced, room)
-        return ()
 
     def continuation(self, text: str) -> str:
         """The fixed text that follows ``text`` (the line after ``rK =``), or ``""``."""
