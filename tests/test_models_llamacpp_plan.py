@@ -18,6 +18,7 @@ from springtail.models._llamacpp._plan import (
     PlanLine,
     PlanState,
     Ref,
+    Template,
     call_line,
     python_value,
     read_value,
@@ -33,6 +34,8 @@ from springtail.models._llamacpp._plan import (
         "r1 = today()",
         'r1 = f(x=[1, 2.5, True, None], y={"k": [3, "a\\nb"]}, z=-3)',
         'r1 = my-tool(first-name="Ann", from="x")',  # JSON names Python would refuse
+        'r3 = send(to="Sam", text=f"Order {r1} costs {r2} yen")',  # texts built from results
+        'r2 = send(text="Order " + r1 + ".")',
     ],
 )
 def test_a_line_reads_back_as_it_was_written(source: str) -> None:
@@ -51,6 +54,10 @@ def test_a_line_reads_back_as_it_was_written(source: str) -> None:
         "r1 = f(a=1, a=2)",  # one argument twice
         "r1 = f(1, 2)",  # positional arguments: the grammar writes names
         'r1 = f(y={"k": [r1]})',  # a variable inside a value: only whole arguments
+        'r2 = f(x=f"no field")',  # an f-string that uses no result is a plain string
+        'r2 = f(x="a" + "b")',
+        "r2 = f(x=r1 + 3)",  # arithmetic
+        'r2 = f(x=f"{r1.email}")',  # a field is a variable, nothing more
         "r1 = f(x=1) extra",
     ],
 )
@@ -127,3 +134,12 @@ def test_calls_without_names_are_numbered_in_order_turn_by_turn() -> None:
     later = AssistantMessage("", (ToolCall("z", "c", "{}"),))
     named = variables([UserMessage("1"), foreign, later, UserMessage("2"), OPENED])
     assert named == {"x": "r1", "y": "r2", "z": "r3", "a": "r1"}
+
+
+def test_a_text_built_from_results_needs_each_of_them() -> None:
+    line = PlanLine.parse('r3 = send(to=r1, text=f"Hi {r2}", note="x" + r1)')
+    assert line is not None
+    assert line.refs == {"r1", "r2"}
+    text = dict(line.arguments)["text"]
+    assert text == Template('f"Hi {r2}"', frozenset({"r2"}))
+    assert text.render({"r2": "Aisha"}) == "Hi Aisha"

@@ -50,6 +50,9 @@ TOOLS = [CALCULATE, TODO_ADD, TODO_LIST, RESERVE, MESSAGE]
         'send_message(to=r2, at="17:05")\n',  # optional arguments may be left out
         'get_weather(city="Paris")\n',  # the catch-all
         "add(r1, 30)\n",
+        'send_message(to=r1, cc=f"Order {r2} is placed")\n',  # a text built from results
+        'send_message(to="Sam " + r1)\n',
+        'send_message(to=f"{r1}, {r2}")\n',
     ],
 )
 def test_the_grammar_admits_calls_to_offered_tools_and_the_catch_all(vocab: Any, line: str) -> None:
@@ -71,6 +74,10 @@ def test_the_grammar_admits_calls_to_offered_tools_and_the_catch_all(vocab: Any,
         ('send_message(to="x", at="9h30")\n', "a value the pattern refuses"),
         ("r1 * 24\n", "arithmetic"),
         ('todo_add(title="x")', "no newline: a line ends with one"),
+        ('send_message(to=f"Order {r3}")\n', "an f-string field that is no earlier variable"),
+        ('send_message(to=f"Order {r1.id}")\n', "an f-string field that is not a variable"),
+        ('send_message(to="x", at=f"{r1}")\n', "a text built from results for a pattern"),
+        ('calculate(operation="add", left=r1 + r2, right=1)\n', "+ on numbers"),
     ],
 )
 def test_the_grammar_refuses_what_is_not_a_valid_line(vocab: Any, line: str, why: str) -> None:
@@ -93,6 +100,8 @@ def test_the_first_line_may_use_no_variable_and_an_offer_no_other_tool(vocab: An
         ({"type": "integer"}, "r1)", False),
         ({"type": "integer"}, "4.5)", False),
         ({"type": "string"}, '"sara@example.com",', True),
+        ({"type": "string"}, '"5307.25 yen")', True),
+        ({"type": "string"}, '"{r2} yen")', False),  # a template of a variable, not its value
         ({"type": "number"}, "144,", True),
         ({"type": "boolean"}, "True)", True),
     ],

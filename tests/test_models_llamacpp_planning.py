@@ -43,7 +43,8 @@ RESERVE = ToolDefinition(
     "Reserve units.",
     schema(sku={"type": "string"}, quantity={"type": "integer"}),
 )
-TOOLS = (CALCULATE, PERCENTAGE, LOOKUP, RESERVE)
+NOTE = ToolDefinition("note_add", "Save a note.", schema(text={"type": "string"}))
+TOOLS = (CALCULATE, PERCENTAGE, LOOKUP, RESERVE, NOTE)
 
 MULTIPLY = 'r1 = calculate(operation="multiply", left=12, right=12)'
 SHARE = "r2 = percentage(part=r1, total=576)"
@@ -305,3 +306,30 @@ def test_after_results_the_plan_goes_on_and_a_line_takes_an_earlier_result_at_on
     message = output(respond(script, conversation)[0])
     assert calls(message) == [("percentage", {"part": 144, "total": 576})]
     assert message.metadata == {PLAN_KEY: [SHARE], LINES_KEY: ["r2"]}
+
+
+def test_a_result_that_is_one_plain_value_is_passed_exactly_without_the_model() -> None:
+    opened = output(respond(replies(plan(MULTIPLY, SHARE)), first_turn())[0])
+    conversation = after(opened, "144")
+    # Whatever the model would write, a plain result is the variable's value.
+    response, _ = respond(replies(plan("r2 = percentage(part=1444, total=576)")), conversation)
+    assert calls(output(response)) == [("percentage", {"part": 144, "total": 576})]
+
+
+def test_a_text_built_from_a_result_waits_for_it_and_is_written_with_it() -> None:
+    request = "Look up SKU-300 and note how many are left."
+    noted = 'r2 = note_add(text=f"{r1} units of SKU-300 left")'
+    lookup = 'r1 = product_lookup(sku="SKU-300")'
+    opened = output(respond(replies(plan(lookup, noted)), first_turn(request))[0])
+    assert calls(opened) == [("product_lookup", {"sku": "SKU-300"})]
+    assert opened.metadata[PLAN_KEY] == [lookup, noted]
+    responses = (ToolResponse(opened.tool_calls[0].id, "product_lookup", "4"),)
+    conversation = [*first_turn(request), opened, ToolResponseMessage(responses)]
+    resumed = output(respond(replies("I noted it."), conversation)[0])
+    assert calls(resumed) == [("note_add", {"text": "4 units of SKU-300 left"})]
+    # A result in prose is read by the model, which writes the whole text.
+    responses = (ToolResponse(opened.tool_calls[0].id, "product_lookup", "SKU-300: 4 in stock"),)
+    conversation = [*first_turn(request), opened, ToolResponseMessage(responses)]
+    written = plan('r2 = note_add(text="4 units of SKU-300 left")')
+    resumed = output(respond(replies(written), conversation)[0])
+    assert calls(resumed) == [("note_add", {"text": "4 units of SKU-300 left"})]

@@ -28,6 +28,7 @@ from springtail.models._llamacpp import (
     Keep,
     LlamaCppChatModel,
     MadeUpValues,
+    More,
     PlanLine,
     Prose,
     RepeatAsProse,
@@ -35,6 +36,7 @@ from springtail.models._llamacpp import (
     SmallModelPolicy,
     TurnView,
     UnknownToolAsProse,
+    UnusedValuesAskMore,
     Wait,
 )
 from springtail.models._llamacpp._plan import LINES_KEY, PLAN_KEY
@@ -201,9 +203,59 @@ def test_a_repeat_of_a_call_made_this_turn_is_prose_first_and_ends_the_plan_late
     rule = RepeatAsProse()
     again = line('r1 = weekday(day="2026-12-25")')
     state = view(*answered())
-    assert rule.review(state, again, [], TOOLS) == Prose()
+    # Nothing of the request is left to carry: the model is looping, and answers without tools.
+    assert rule.review(state, again, [], TOOLS) == Prose(without_tools=True)
     assert rule.review(state, again, [line("r1 = today()")], TOOLS) == Drop()
     assert rule.review(state, line('r1 = weekday(day="2026-12-26")'), [], TOOLS) is None
+
+
+def test_a_repeat_while_the_request_has_values_left_retries_without_that_tool() -> None:
+    rule = RepeatAsProse()
+    asked = UserMessage("What day of the week is 2026-12-25, and how many days until 2027-01-01?")
+    state = view(asked, *answered()[1:])
+    again = line('r2 = weekday(day="2026-12-25")')
+    assert rule.review(state, again, [], TOOLS) == Retry("weekday", frozenset({"2027-01-01"}))
+
+
+# -- UnusedValuesAskMore -----------------------------------------------------------------------
+
+
+def test_while_a_request_value_is_carried_by_no_line_another_line_must_carry_it() -> None:
+    rule = UnusedValuesAskMore()
+    asked = view(UserMessage("How many days from 2026-12-01 to 2026-12-25, and send it to Sam?"))
+    first = line('r1 = days_between(start="2026-12-01", end="2026-12-25")')
+    assert rule.next(asked, [first], TOOLS) == More(frozenset({"sam"}))
+    sent = line('r2 = weekday(day="Sam")')
+    assert rule.next(asked, [first, sent], TOOLS) is None
+    # The values the turn's calls carried count too, as do the plan's earlier lines.
+    assert rule.next(view(*answered()), [], TOOLS) is None
+
+
+def test_a_plan_that_stops_a_step_short_is_asked_for_the_step_the_request_names() -> None:
+    asked = UserMessage("How many days from today until 2026-12-25?")
+    short = plan("r1 = today()")
+    whole = plan("r1 = today()", 'r2 = days_between(start=r1, end="2026-12-25")')
+    message = ask(replies((short, 9.0), (whole, 8.0)), [asked])
+    assert [c.name for c in message.tool_calls] == ["today"]
+    assert message.metadata[PLAN_KEY] == [
+        "r1 = today()",
+        'r2 = days_between(start=r1, end="2026-12-25")',
+    ]
+    without = SmallModelPolicy(
+        rules=tuple(r for r in SmallModelPolicy().rules if not isinstance(r, UnusedValuesAskMore))
+    )
+    stopped = ask(replies((short, 9.0), (whole, 8.0)), [asked], without)
+    assert stopped.metadata[PLAN_KEY] == ["r1 = today()"]
+
+
+def test_an_asked_for_line_that_picks_a_near_tool_is_written_again_without_it() -> None:
+    asked = UserMessage("What day of the week is 2026-12-25, and how many days until 2027-01-01?")
+    near = plan('r1 = weekday(day="2026-12-25")', 'r2 = weekday(day="2026-12-26")')
+    right = plan(
+        'r1 = weekday(day="2026-12-25")', 'r2 = days_between(start="2026-12-25", end="2027-01-01")'
+    )
+    message = ask(replies((near, 9.0), (right, 8.0)), [asked])
+    assert [c.name for c in message.tool_calls] == ["weekday", "days_between"]
 
 
 def test_a_line_made_of_invented_values_is_prose_without_the_tools() -> None:
@@ -321,5 +373,6 @@ def test_the_default_rules_are_small_classes_asked_in_order() -> None:
         "RepeatAsProse",
         "MadeUpValues",
         "BroadCallGivesWay",
+        "UnusedValuesAskMore",
     ]
     assert json.dumps([type(r).__name__ for r in rules])  # plain values, printable

@@ -9,6 +9,7 @@ from springtail.models._llamacpp._values import (
     grounded,
     literals,
     made_up,
+    names,
     normal,
     shape,
     uses,
@@ -98,3 +99,14 @@ def test_a_date_written_in_words_is_known_in_its_iso_form() -> None:
     assert not known.holds("2026-03-19")
     assert known.holds("2031-04-03")  # no year given: any year
     assert not made_up({"day": "2026-03-17"}, known)
+
+
+def test_names_are_capitalised_words_inside_a_sentence_not_its_first_word() -> None:
+    assert names("Order 5 of SKU-9 for Dana Cruz and message Sam the order number.") == {
+        "dana cruz",
+        "sam",
+    }
+    assert names("Thanks. Please send it. What day is it?") == frozenset()
+    values = RequestValues.of("Send Sam the total of 12 and 30.")
+    assert values.names == {"sam"}
+    assert values.wanted == {"sam", "12", "30"}

@@ -24,7 +24,7 @@ from springtail.models._llamacpp._decisions import (
 )
 from springtail.models._llamacpp._files import ensure_model_file
 from springtail.models._llamacpp._model import LlamaCppChatModel
-from springtail.models._llamacpp._plan import PlanLine, PlanState, Ref
+from springtail.models._llamacpp._plan import PlanLine, PlanState, Ref, Template
 from springtail.models._llamacpp._policy import PlainPolicy, SmallModelPolicy, ToolPolicy
 from springtail.models._llamacpp._profile import (
     DEFAULT_TOOL_GUIDANCE,
@@ -40,6 +40,7 @@ from springtail.models._llamacpp._rules import (
     RepeatAsProse,
     Rule,
     UnknownToolAsProse,
+    UnusedValuesAskMore,
 )
 from springtail.models._llamacpp._view import TurnView
 
@@ -73,9 +74,11 @@ __all__ = [
     "Review",
     "Rule",
     "SmallModelPolicy",
+    "Template",
     "ToolPolicy",
     "TurnView",
     "UnknownToolAsProse",
+    "UnusedValuesAskMore",
     "Wait",
     "ensure_model_file",
 ]

@@ -120,9 +120,14 @@ class Retry:
     at once with a patient id it made up; without the booking tool, its
     first line is the patient search, and the booking follows as a line that
     takes that result.
+
+    A later line retries in its place, once, with the other tools; with
+    ``wanted`` set the new line stands only if it carries one of these
+    request values.
     """
 
     without: str
+    wanted: frozenset[str] = frozenset()
 
 
 Review: TypeAlias = Keep | Drop | Wait | Retry | Prose

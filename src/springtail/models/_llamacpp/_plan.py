@@ -37,6 +37,8 @@ __all__ = [
     "PlanLine",
     "PlanState",
     "Ref",
+    "Reference",
+    "Template",
     "call_line",
     "python_value",
     "read_value",
@@ -57,18 +59,58 @@ class Ref:
 
 
 @dataclass(frozen=True, slots=True)
+class Template:
+    """A text argument built from earlier results: ``f"Order {r1} is placed"``, ``"To " + r2``.
+
+    A text often needs a result inside it (a message that states an order
+    number); without a way to say so the model wrote the text's start and
+    left the value out (``text="Order number: "``). ``source`` is the
+    expression as written; ``variables`` the results it needs.
+    """
+
+    source: str
+    variables: frozenset[str]
+
+    def render(self, values: Mapping[str, str]) -> str:
+        """The text, each variable replaced by its value's text in ``values``."""
+        reader = _Reader(self.source)
+        parts: list[str] = []
+        while True:
+            reader._space()
+            if reader.text.startswith('f"', reader.pos):
+                reader.pos += 1
+                parts.append(_FIELD.sub(lambda m: values[m.group(1)], reader._string()))
+            else:
+                operand = reader.value(top=True)
+                parts.append(values[operand.variable] if isinstance(operand, Ref) else operand)
+            if not reader._take("+"):
+                return "".join(str(p) for p in parts)
+
+
+Reference = Ref | Template
+"""An argument whose value needs earlier results."""
+
+
+@dataclass(frozen=True, slots=True)
 class PlanLine:
     """One call of a plan: ``variable = tool(name=value, ...)``."""
 
     variable: str
     tool: str
     arguments: tuple[tuple[str, Any], ...]
-    """``(name, value)`` in the order written; a value is JSON data or a ``Ref``."""
+    """``(name, value)`` in the order written; a value is JSON data, a ``Ref`` or a
+    ``Template``."""
 
     @property
     def refs(self) -> frozenset[str]:
         """The variables this line needs."""
-        return frozenset(v.variable for _, v in self.arguments if isinstance(v, Ref))
+        found: set[str] = set()
+        for _, value in self.arguments:
+            if isinstance(value, Ref):
+                found.add(value.variable)
+            elif isinstance(value, Template):
+                found |= value.variables
+        return frozenset(found)
 
     def source(self) -> str:
         """The line as Python, as the model wrote it."""
@@ -77,7 +119,11 @@ class PlanLine:
     def bound(self, values: Mapping[str, Any]) -> dict[str, Any]:
         """The call's JSON arguments, each reference replaced by its value in ``values``."""
         return {
-            name: values[value.variable] if isinstance(value, Ref) else value
+            name: values[value.variable]
+            if isinstance(value, Ref)
+            else value.source
+            if isinstance(value, Template)
+            else value
             for name, value in self.arguments
         }
 
@@ -126,13 +172,44 @@ class _Reader:
             while True:
                 name = self._name()
                 self._expect("=")
-                arguments.append((name, self.value(top=True)))
+                arguments.append((name, self.argument()))
                 if self._take(")"):
                     break
                 self._expect(",")
         if len({name for name, _ in arguments}) < len(arguments):
             raise ValueError("an argument is given twice")
         return PlanLine(variable, tool, tuple(arguments))
+
+    def argument(self) -> Any:
+        """A whole argument: a literal, a variable, or a text built from variables."""
+        self._space()
+        start = self.pos
+        operands = [self._operand()]
+        while self._take("+"):
+            operands.append(self._operand())
+        if len(operands) == 1 and not isinstance(operands[0], _FString):
+            return operands[0]
+        variables: set[str] = set()
+        for operand in operands:
+            if isinstance(operand, Ref):
+                variables.add(operand.variable)
+            elif isinstance(operand, _FString):
+                variables |= operand.variables
+            elif not isinstance(operand, str):
+                raise ValueError("only texts and variables are joined with +")
+        if not variables:
+            raise ValueError("a text built from no variable is a plain string")
+        return Template(self.text[start : self.pos].strip(), frozenset(variables))
+
+    def _operand(self) -> Any:
+        self._space()
+        if self.text.startswith('f"', self.pos):
+            self.pos += 1
+            text = self._string()
+            if _BRACES.search(_FIELD.sub("", text)):
+                raise ValueError("an f-string's fields are variables only")
+            return _FString(frozenset(_FIELD.findall(text)))
+        return self.value(top=True)
 
     def value(self, *, top: bool = False) -> Any:
         """A literal, or at the top of an argument a variable (the grammar writes no others)."""
@@ -210,6 +287,17 @@ class _Reader:
             raise ValueError(f"{token!r} is expected at {self.pos}")
 
 
+_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_BRACES = re.compile(r"[{}]")
+
+
+@dataclass(frozen=True, slots=True)
+class _FString:
+    """An f-string read inside a template (its text is kept in the template's source)."""
+
+    variables: frozenset[str]
+
+
 def read_value(source: str) -> Any:
     """The literal ``source`` (a value as a plan line writes it) as JSON data.
 
@@ -227,6 +315,8 @@ def python_value(value: Any) -> str:
     """JSON data as a Python literal, the way the plan grammar writes it."""
     if isinstance(value, Ref):
         return value.variable
+    if isinstance(value, Template):
+        return value.source
     if value is None or isinstance(value, bool):
         return repr(value)
     if isinstance(value, str):

@@ -10,7 +10,9 @@ A catch-all branch lets the model call a name that is not offered (forbidding
 it derailed the JSON calls); the policy decides what such a line means.
 
 Arithmetic (``r2 = r1 * 24``) and calls that are not assignments are not
-lines; a variable stands for a whole argument only.
+lines; a variable stands for a whole argument, or a free-text argument is a
+text built from variables (an f-string, or texts and variables joined with
+``+``: ``_plan.Template``).
 """
 
 from __future__ import annotations
@@ -72,7 +74,10 @@ def value_grammar(schema: Mapping[str, Any], ends: str = ",)") -> str:
 
     For a line written once its references have results: the model writes
     the value it read, and the character after it says where the call goes
-    on.
+    on. A string may not hold ``{``: asked to write ``text=`` for a plan
+    line's ``text=r2``, the model wrote the template ``"{r2} yen"`` instead
+    of the value it had read (``"5307.25 yen"``), and a value is never a
+    template of a variable.
     """
     return _value_cached(json.dumps(plain_json(dict(schema))), ends)
 
@@ -84,9 +89,9 @@ def _converter() -> Any:
     return converter_type(prop_order={}, allow_fetch=False, dotall=False, raw_pattern=False)
 
 
-def _rules(converter: Any) -> str:
+def _rules(converter: Any, char: str = CHAR_RULE) -> str:
     rules = dict(converter._rules)
-    rules["char"] = CHAR_RULE  # llama.cpp's converter lets raw newlines into strings; JSON does not
+    rules["char"] = char  # llama.cpp's converter lets raw newlines into strings; JSON does not
     rules.update({k: v for k, v in _PYTHON_CONSTANTS.items() if k in rules})
     return "\n".join(f"{name} ::= {rule}" for name, rule in sorted(rules.items()))
 
@@ -128,7 +133,8 @@ def _line_cached(
         params = list(properties.items())
         for j, (param, spec) in enumerate(params):
             rule = _value_rule(converter, spec, f"{prefix}-v{j}", name)
-            lines.append(f"{prefix}-a{j} ::= {_literal(param + '=')} ( {rule}{var} )")
+            text = " | tmpl" if variables and _is_text(spec) else ""
+            lines.append(f"{prefix}-a{j} ::= {_literal(param + '=')} ( {rule}{var}{text} )")
         lines.extend(_argument_rules(prefix, [p in required for p, _ in params]))
         arguments = f" {prefix}-b0" if params else ""
         lines.append(f'{prefix} ::= {_literal(name + "(")}{arguments} ")"')
@@ -140,6 +146,7 @@ def _line_cached(
         lines.append(f'py-arg ::= ( py-name sp "=" sp )? ( py-value{var} )')
     if variables:
         lines.append("var ::= " + " | ".join(_literal(v) for v in variables))
+        lines.append(_TEMPLATE)
     comment = [f"# not offered here: {', '.join(not_offered)}"] if not_offered else []
     return "\n".join(
         [
@@ -151,6 +158,24 @@ def _line_cached(
             _rules(converter),
         ]
     )
+
+
+_TEMPLATE = r"""tmpl ::= fstr | t-operand ( sp "+" sp t-operand )+
+t-operand ::= json-string | var | fstr
+fstr ::= "f\"" f-char* "{" var "}" ( f-char | "{" var "}" )* "\""
+f-char ::= [^"\\{}\x00-\x1F\x7F] | "\\" (["\\/bfnrt])"""
+"""A text built from earlier results (``_plan.Template``): an f-string whose fields are
+variables, or texts and variables joined with ``+``."""
+
+
+def _is_text(spec: Any) -> bool:
+    """Whether a parameter takes free text (a string with no enum, pattern or format)."""
+    if not isinstance(spec, Mapping):
+        return False
+    options = spec.get("anyOf") or spec.get("oneOf")
+    if isinstance(options, list):
+        return any(_is_text(o) for o in options)
+    return spec.get("type") == "string" and not ({"enum", "const", "pattern", "format"} & set(spec))
 
 
 def _argument_rules(prefix: str, required: Sequence[bool]) -> list[str]:
@@ -184,7 +209,12 @@ def _value_cached(schema_json: str, ends: str) -> str:
         logger.warning("A parameter's schema references cannot be resolved (%s).", exc)
     rule = _value_rule(converter, schema, "value", "?")
     end = " | ".join(_literal(c) for c in ends)
-    return "\n".join([f"root ::= {rule} ( {end} )", COMMON_RULES, _PY_VALUE, _rules(converter)])
+    rules = _rules(converter, _VALUE_CHAR_RULE)
+    return "\n".join([f"root ::= {rule} ( {end} )", COMMON_RULES, _PY_VALUE, rules])
+
+
+_VALUE_CHAR_RULE = CHAR_RULE.replace(r"\x7F]", r"\x7F{]", 1)
+"""A written-out string's character: as JSON's, and no ``{`` (``value_grammar``)."""
 
 
 def _literal(text: str) -> str:

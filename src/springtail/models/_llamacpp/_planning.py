@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from springtail.models._llamacpp._binding import UNBOUND, bind
 from springtail.models._llamacpp._decisions import (
     Close,
     Drop,
@@ -28,6 +29,7 @@ from springtail.models._llamacpp._decisions import (
     Offer,
     Prose,
     Retry,
+    Review,
     Wait,
 )
 from springtail.models._llamacpp._decoder import Decoder
@@ -39,6 +41,7 @@ from springtail.models._llamacpp._plan import (
     Plan,
     PlanLine,
     Ref,
+    Template,
     python_value,
     read_value,
 )
@@ -46,7 +49,7 @@ from springtail.models._llamacpp._plan_grammar import line_grammar, value_gramma
 from springtail.models._llamacpp._policy import ToolPolicy
 from springtail.models._llamacpp._reply import Reply
 from springtail.models._llamacpp._rules import literal_arguments
-from springtail.models._llamacpp._values import carries
+from springtail.models._llamacpp._values import uses
 from springtail.models._llamacpp._view import TurnView
 from springtail.tools._definition import ToolDefinition
 
@@ -131,15 +134,20 @@ class Planner:
                 break
             if any(line.tool == w.tool and line.arguments == w.arguments for w in lines):
                 break  # the same call twice in one plan: the model is looping
-            if wanted and not carries(
-                literal_arguments(line), wanted, view.known, _schema(choices, line.tool)
-            ):
-                break  # the line the policy asked for does not carry what it was asked for
-            verdict = policy.review(view, line, lines, tools)
-            if isinstance(verdict, Retry) and not lines and not retried:
-                # The line was a step too early: the plan starts again without its tool.
+            if wanted and not uses(literal_arguments(line), wanted, _schema(choices, line.tool)):
+                # The line the policy asked for does not carry what it was asked for: once,
+                # the line is written again without that tool (a near tool was picked).
+                if retried:
+                    break
+                verdict: Review = Retry(line.tool, wanted)
+            else:
+                verdict = policy.review(view, line, lines, tools)
+            if isinstance(verdict, Retry) and not retried:
+                # The line was a step too early, or the wrong tool: it is written again, in
+                # its place, without that tool.
                 retried = True
                 choices = [d for d in choices if d.name != verdict.without]
+                wanted = verdict.wanted
                 continue
             if isinstance(verdict, Retry):
                 verdict = Prose(without_tools=True)  # a second step too early: no tool fits
@@ -163,7 +171,7 @@ class Planner:
                     lines = [w for w in lines if w.variable not in verdict.instead_of]
             lines.append(line)
             tokens = tokens + head + list(body.tokens)
-            choices, wanted = tools, frozenset()
+            choices, wanted, retried = tools, frozenset(), False
             step = policy.next(view, lines, tools)
             if isinstance(step, Close):
                 break
@@ -175,7 +183,11 @@ class Planner:
         if not lines:
             if gen.cancel.is_set():
                 return gen.reply(prose, (), "cancelled")
-            return gen.reply(prose, (), "length") if truncated else None
+            if truncated:
+                return gen.reply(prose, (), "length")
+            # A retried first line that did not stand either: no tool fits, and with the tools
+            # in view the model would describe the call it meant.
+            return Prose(without_tools=True) if retried else None
         # The lines that need nothing this reply writes run now; those that take an earlier
         # result have it, so their values are written out here.
         now = [line for line in lines if line.refs <= set(answered)]
@@ -260,9 +272,12 @@ class Planner:
         text = f"{line.variable} = {line.tool}("
         arguments: dict[str, Any] = {}
         last = len(line.arguments) - 1
+        results = self.view.plan.results
         for index, (name, value) in enumerate(line.arguments):
             text += f"{', ' if index else ''}{name}="
-            if not isinstance(value, Ref):
+            if isinstance(value, Ref | Template):
+                value = bind(value, results, properties.get(name))
+            if value is not UNBOUND:
                 arguments[name] = value
                 text += python_value(value)
                 continue

@@ -19,6 +19,7 @@ from springtail.models._llamacpp._decisions import (
     Drop,
     Free,
     Keep,
+    More,
     Next,
     Opening,
     Prose,
@@ -26,7 +27,7 @@ from springtail.models._llamacpp._decisions import (
     Review,
     Wait,
 )
-from springtail.models._llamacpp._plan import PlanLine, Ref
+from springtail.models._llamacpp._plan import PlanLine, Ref, Template
 from springtail.models._llamacpp._values import invented, made_up, uses
 from springtail.models._llamacpp._view import TurnView
 from springtail.tools._definition import ToolDefinition
@@ -40,6 +41,8 @@ __all__ = [
     "RepeatAsProse",
     "Rule",
     "UnknownToolAsProse",
+    "UnusedValuesAskMore",
+    "unused_values",
 ]
 
 
@@ -69,7 +72,7 @@ class Rule:
 
 def literal_arguments(line: PlanLine) -> dict[str, Any]:
     """A line's arguments that are values the model wrote (not earlier results)."""
-    return {name: value for name, value in line.arguments if not isinstance(value, Ref)}
+    return {name: value for name, value in line.arguments if not isinstance(value, Ref | Template)}
 
 
 def _schema(tools: Sequence[ToolDefinition], name: str) -> Mapping[str, Any] | None:
@@ -157,10 +160,56 @@ class RepeatAsProse(Rule):
         written: Sequence[PlanLine],
         tools: Sequence[ToolDefinition],
     ) -> Review | None:
-        """Prose for a first line that repeats a call, the plan's end for a later one."""
+        """A retry or prose for a first line that repeats a call, the plan's end for a later one."""
         if line.refs or not view.repeats(line.tool, literal_arguments(line)):
             return None
-        return Drop() if written else Prose()
+        if written:
+            return Drop()
+        unused = unused_values(view, (line,), tools)
+        # Values of the request no call has carried yet: the plan missed a step, which the
+        # model meant to take when it opened a call again ("... and send Sam the yen price").
+        return Retry(line.tool, unused) if unused else Prose(without_tools=True)
+
+
+def unused_values(
+    view: TurnView, written: Sequence[PlanLine], tools: Sequence[ToolDefinition]
+) -> frozenset[str]:
+    """The request's values (``RequestValues.wanted``) that no call of this turn carries.
+
+    Counted over the calls made since the request, the plan's lines and ``written``.
+    """
+    wanted = view.values.wanted
+    if not wanted:
+        return frozenset()
+    used: set[str] = set()
+    for name, arguments in view.call_arguments():
+        used |= uses(arguments, wanted, _schema(tools, name))
+    planned = view.plan.plan.lines if view.plan.plan is not None else ()
+    for line in (*planned, *written):
+        used |= uses(literal_arguments(line), wanted, _schema(tools, line.tool))
+    return wanted - used
+
+
+@dataclass(frozen=True)
+class UnusedValuesAskMore(Rule):
+    """While the request gives values that no line carries, another line follows and carries one.
+
+    A plan of a 1.5B model often stops a step short: for "What would all our
+    SKU-100 stock come to at 25 each, with 10% off the total?" it wrote the
+    lookup and the multiplication and left out the 10 % (or spent it on a
+    subtraction of the wrong values); for "... and send Sam the yen price" it
+    ended before the message. The request's own values say a step is
+    missing; the line that follows must carry one of them, and a line that
+    does not is written again once without its tool (a near tool was
+    picked), then dropped.
+    """
+
+    def next(
+        self, view: TurnView, written: Sequence[PlanLine], tools: Sequence[ToolDefinition]
+    ) -> Next | None:
+        """``More`` with the values no call carries yet, else pass."""
+        unused = unused_values(view, written, tools)
+        return More(unused) if unused else None
 
 
 @dataclass(frozen=True)
@@ -266,5 +315,6 @@ DEFAULT_RULES: tuple[Rule, ...] = (
     RepeatAsProse(),
     MadeUpValues(),
     BroadCallGivesWay(),
+    UnusedValuesAskMore(),
 )
 """``SmallModelPolicy``'s rules, in the order they are asked."""

@@ -28,6 +28,7 @@ __all__ = [
     "invented",
     "literals",
     "made_up",
+    "names",
     "normal",
     "shape",
     "uses",
@@ -293,6 +294,14 @@ class RequestValues:
     spelled: frozenset[str]
     """Numbers (``35,000`` as ``35000``), codes, words and clauses as written, for guessing the
     rest of a value the model has begun to write."""
+    names: Literals = frozenset()
+    """Capitalised words inside a sentence (``Sam``, ``Dana Cruz``), lower-cased: the names a
+    request gives its calls, which ``literals`` leaves out because they have no digits."""
+
+    @property
+    def wanted(self) -> Literals:
+        """Every value the request gives its calls: ``literals`` and ``names``."""
+        return self.literals | self.names
 
     @classmethod
     def of(cls, request: str) -> RequestValues:
@@ -302,4 +311,19 @@ class RequestValues:
             clause = _JOINER.sub("", clause.strip()).rstrip(".?!;:,")
             if clause:
                 spelled.add(clause)
-        return cls(literals(request), frozenset(spelled))
+        return cls(literals(request), frozenset(spelled), names(request))
+
+
+_NAME = re.compile(r"(?<=[A-Za-z0-9,;(] )[A-Z][a-z]+(?: [A-Z][a-z]+)*")
+_NOT_NAMES = frozenset({"i", "i'm", "ok", "okay", "please", "thanks", "thank"})
+
+
+def names(text: str) -> Literals:
+    """Capitalised words that follow a word or a comma inside a sentence: names, not openings.
+
+    "Order 5 of SKU-9 for Dana Cruz and message Sam" gives ``dana cruz`` and
+    ``sam``; the sentence's first word, and any word after a full stop, is
+    capitalised for grammar and is left out.
+    """
+    found = {m.group().lower() for m in _NAME.finditer(text)}
+    return frozenset(n for n in found if len(n) >= 3 and n not in _NOT_NAMES)

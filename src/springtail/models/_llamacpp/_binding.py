@@ -1,0 +1,105 @@
+"""What a plan line's references stand for once their results are in, when no model is needed.
+
+A line that needs an earlier result is written out after that result is in
+(``_planning.py``). When the result is one plain value (``O-1001``,
+``5307.25``), the reference is that value, exactly: asked to copy
+``O-1001`` into ``order_id=``, the 1.5B model wrote ``Oh-1001``. A result
+that is prose or an object is read by the model, which writes the value.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any, Final
+
+from springtail.models._llamacpp._plan import Ref, Result, Template
+
+__all__ = ["UNBOUND", "bind", "scalar"]
+
+UNBOUND: Final = object()
+"""``bind``'s answer when the model must write the value."""
+
+_TOKEN = re.compile(r"[\w.@:/+#-]{1,64}")
+_MAX_CHARS = 64
+
+
+def scalar(data: str) -> str | int | float | None:
+    """A result's one plain value: a JSON number or string, or a single token; else ``None``."""
+    text = data.strip()
+    if not text or len(text) > _MAX_CHARS:
+        return None
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text if _TOKEN.fullmatch(text) else None
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        return None
+    return value
+
+
+def bind(value: Ref | Template, results: Mapping[str, Result], schema: Any) -> Any:
+    """The argument ``value`` stands for, or ``UNBOUND`` when a result is not one plain value.
+
+    Args:
+        value: A whole-argument variable or a text built from variables.
+        results: Each answered variable's result.
+        schema: The parameter's JSON schema, whose type the value must have.
+    """
+    plain: dict[str, str | int | float] = {}
+    names = {value.variable} if isinstance(value, Ref) else value.variables
+    for name in names:
+        result = results.get(name)
+        found = None if result is None or result.is_error else scalar(result.data)
+        if found is None:
+            return UNBOUND
+        plain[name] = found
+    if isinstance(value, Template):
+        text = value.render({k: _text(v) for k, v in plain.items()})
+        return text if _admits(schema, text) else UNBOUND
+    found = plain[value.variable]
+    if not _admits(schema, found):
+        return _as_text(schema, found)
+    if isinstance(found, float) and found.is_integer() and _kind(schema) == "integer":
+        return int(found)
+    return found
+
+
+def _kind(schema: Any) -> Any:
+    return schema.get("type") if isinstance(schema, Mapping) else None
+
+
+def _text(value: str | int | float) -> str:
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def _as_text(schema: Any, value: str | int | float) -> Any:
+    """A number where the parameter takes text is its text (``text=r2`` for ``5307.25``)."""
+    if not isinstance(value, str) and _admits(schema, _text(value)):
+        return _text(value)
+    return UNBOUND
+
+
+def _admits(schema: Any, value: str | int | float) -> bool:
+    """Whether a plain value has the parameter's type (any, when the schema names none)."""
+    if not isinstance(schema, Mapping):
+        return True
+    options = schema.get("anyOf") or schema.get("oneOf")
+    if isinstance(options, list):
+        return any(_admits(o, value) for o in options)
+    if "enum" in schema:
+        return value in schema["enum"]
+    kind = schema.get("type")
+    if kind is None:
+        return True
+    if kind == "string":
+        if not isinstance(value, str):
+            return False
+        pattern = schema.get("pattern")
+        return not isinstance(pattern, str) or re.search(pattern, value) is not None
+    if kind == "integer":
+        return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+    if kind == "number":
+        return isinstance(value, int | float)
+    return False

@@ -1,0 +1,83 @@
+"""Binding a plan line's references to results that are one plain value, without the model."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from springtail.models._llamacpp._binding import UNBOUND, bind, scalar
+from springtail.models._llamacpp._plan import PlanLine, Ref, Result, Template
+
+RESULTS = {
+    "r1": Result("create_order", "O-1001", is_error=False),
+    "r2": Result("currency_convert", "5307.25", is_error=False),
+    "r3": Result("patient_lookup", "Aisha Khan, aisha.khan@mailbox.example, 70 %", is_error=False),
+    "r4": Result("average", "20.0", is_error=False),
+    "r5": Result("create_order", "No such SKU", is_error=True),
+}
+TEXT = {"type": "string"}
+
+
+def template(source: str) -> Template:
+    line = PlanLine.parse(f"r9 = f(x={source})")
+    assert line is not None
+    value = dict(line.arguments)["x"]
+    assert isinstance(value, Template)
+    return value
+
+
+@pytest.mark.parametrize(
+    ("data", "value"),
+    [
+        ("O-1001", "O-1001"),
+        ("5307.25", 5307.25),
+        ("12", 12),
+        ('"hello there"', "hello there"),
+        ("aisha.khan@mailbox.example", "aisha.khan@mailbox.example"),
+        ("Reserved 2 units of SKU-100", None),  # prose: the model reads it
+        ('{"order_id": "O-1"}', None),  # an object: the model reads it
+        ("true", None),
+        ("x" * 65, None),
+        ("", None),
+    ],
+)
+def test_a_result_is_one_plain_value_only_when_it_is_a_number_a_string_or_a_token(
+    data: str, value: object
+) -> None:
+    assert scalar(data) == value
+
+
+def test_a_variable_is_its_plain_result_in_the_parameters_type() -> None:
+    assert bind(Ref("r1"), RESULTS, TEXT) == "O-1001"
+    assert bind(Ref("r2"), RESULTS, {"type": "number"}) == 5307.25
+    assert bind(Ref("r2"), RESULTS, TEXT) == "5307.25"  # a number where text is wanted
+    assert bind(Ref("r4"), RESULTS, {"type": "integer"}) == 20
+    assert bind(Ref("r4"), RESULTS, {"anyOf": [{"type": "integer"}, {"type": "null"}]}) == 20
+
+
+@pytest.mark.parametrize(
+    ("value", "schema"),
+    [
+        (Ref("r3"), TEXT),  # prose: the model picks the e-mail address out of it
+        (Ref("r5"), TEXT),  # a failed call has no value
+        (Ref("r7"), TEXT),  # no result yet
+        (Ref("r1"), {"type": "number"}),  # text where a number is wanted
+        (Ref("r2"), {"type": "integer"}),
+        (Ref("r1"), {"type": "string", "pattern": r"^P-\d+$"}),
+        (Ref("r1"), {"type": "string", "enum": ["O-1", "O-2"]}),
+    ],
+)
+def test_the_model_writes_a_value_that_is_not_plain_or_not_of_the_parameters_type(
+    value: Any, schema: Any
+) -> None:
+    assert bind(value, RESULTS, schema) is UNBOUND
+
+
+def test_a_text_built_from_results_is_rendered_with_their_values() -> None:
+    assert bind(template('f"Order {r1} costs {r2} yen"'), RESULTS, TEXT) == (
+        "Order O-1001 costs 5307.25 yen"
+    )
+    assert bind(template('"Your order: " + r1 + "."'), RESULTS, TEXT) == "Your order: O-1001."
+    assert bind(template('f"Hi {r3}"'), RESULTS, TEXT) is UNBOUND  # prose inside: the model
+    assert template('f"{r1} and {r2}"').variables == {"r1", "r2"}
