@@ -248,6 +248,15 @@ def test_a_plan_that_stops_a_step_short_is_asked_for_the_step_the_request_names(
     assert stopped.metadata[PLAN_KEY] == ["r1 = today()"]
 
 
+def test_a_step_between_that_takes_a_result_keeps_the_values_wanted_after_it() -> None:
+    asked = UserMessage("Which weekday is today? Count the days to it from Sam.")
+    lines = ("r1 = today()", "r2 = weekday(day=r1)", 'r3 = days_between(start="Sam", end=r2)')
+    message = ask(replies(plan(*lines)), [asked])
+    # weekday carries no value of the request, but the model meant it and it takes r1: a step
+    # between, after which the next line carries "Sam".
+    assert message.metadata[PLAN_KEY] == list(lines)
+
+
 def test_an_asked_for_line_that_picks_a_near_tool_is_written_again_without_it() -> None:
     asked = UserMessage("What day of the week is 2026-12-25, and how many days until 2027-01-01?")
     near = plan('r1 = weekday(day="2026-12-25")', 'r2 = weekday(day="2026-12-26")')

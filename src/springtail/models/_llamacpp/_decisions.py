@@ -146,7 +146,12 @@ class Decide:
 
 @dataclass(frozen=True, slots=True)
 class More:
-    """Another line follows; it is kept only if it carries one of ``wanted`` (when set)."""
+    """Another line follows; it is kept only if it carries one of ``wanted`` (when set).
+
+    A line the model would have written anyway may instead take an earlier
+    result (a step between: ``currency_convert(amount=r1, ...)`` before the
+    message to the name the request gave); the values stay wanted after it.
+    """
 
     wanted: frozenset[str] = frozenset()
 

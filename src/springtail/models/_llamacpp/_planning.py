@@ -100,7 +100,7 @@ class Planner:
         choices: Sequence[ToolDefinition] = offer.tools if offer is not None else tools
         number = _first_number(view.plan.next_variable())
         truncated = False
-        retried = False
+        retried = bridging = False
         while len(lines) < MAX_LINES and not gen.cancel.is_set():
             variable = f"r{number}"
             # "r1 =", not "r1 = ": the model's next token carries its own space (" today"),
@@ -134,7 +134,8 @@ class Planner:
                 break
             if any(line.tool == w.tool and line.arguments == w.arguments for w in lines):
                 break  # the same call twice in one plan: the model is looping
-            if wanted and not uses(literal_arguments(line), wanted, _schema(choices, line.tool)):
+            asked = wanted and not (bridging and line.refs)
+            if asked and not uses(literal_arguments(line), wanted, _schema(choices, line.tool)):
                 # The line the policy asked for does not carry what it was asked for: once,
                 # the line is written again without that tool (a near tool was picked).
                 if retried:
@@ -171,13 +172,16 @@ class Planner:
                     lines = [w for w in lines if w.variable not in verdict.instead_of]
             lines.append(line)
             tokens = tokens + head + list(body.tokens)
-            choices, wanted, retried = tools, frozenset(), False
+            choices, wanted, retried, bridging = tools, frozenset(), False, False
             step = policy.next(view, lines, tools)
             if isinstance(step, Close):
                 break
+            wants = self._another(tokens)
             if isinstance(step, More):
-                wanted = step.wanted
-            elif not self._another(tokens):
+                # A line the model meant to write anyway may be a step between (it takes an
+                # earlier result) and carry none of the wanted values itself.
+                wanted, bridging = step.wanted, wants
+            elif not wants:
                 break
             number += 1
         if not lines:
