@@ -39,6 +39,7 @@ from springtail.models._llamacpp._rules import (
     MadeUpValues,
     RepeatAsProse,
     Rule,
+    SameToolAddsNothing,
     UnknownToolAsProse,
     UnusedValuesAskMore,
 )
@@ -73,6 +74,7 @@ __all__ = [
     "Retry",
     "Review",
     "Rule",
+    "SameToolAddsNothing",
     "SmallModelPolicy",
     "Template",
     "ToolPolicy",
