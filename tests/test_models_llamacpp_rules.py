@@ -423,3 +423,12 @@ def test_a_plan_that_goes_on_with_the_same_tool_for_nothing_new_ends_there() -> 
         rules=tuple(r for r in SmallModelPolicy().rules if not isinstance(r, SameToolAddsNothing))
     )
     assert len(ask(script, conversation, without).metadata[PLAN_KEY]) == 3
+
+
+def test_an_asked_for_line_that_repeats_the_line_before_is_written_again_without_its_tool() -> None:
+    asked = UserMessage("What day of the week is 2026-12-25, and how many days until 2027-01-01?")
+    first = 'r1 = weekday(day="2026-12-25")'
+    looping = plan(first, 'r2 = weekday(day="2026-12-25")')
+    right = plan(first, 'r2 = days_between(start="2026-12-25", end="2027-01-01")')
+    message = ask(replies((looping, 9.0), (right, 8.0)), [asked])
+    assert [c.name for c in message.tool_calls] == ["weekday", "days_between"]

@@ -132,15 +132,15 @@ class Planner:
                 line = _unknown_call(variable, body.text, tools)
             if line is None:
                 break
-            if any(line.tool == w.tool and line.arguments == w.arguments for w in lines):
-                break  # the same call twice in one plan: the model is looping
             asked = wanted and not (bridging and line.refs)
             if asked and not uses(literal_arguments(line), wanted, _schema(choices, line.tool)):
-                # The line the policy asked for does not carry what it was asked for: once,
-                # the line is written again without that tool (a near tool was picked).
+                # The line the policy asked for does not carry what it was asked for (often it
+                # repeats the line before): once, it is written again without that tool.
                 if retried:
                     break
                 verdict: Review = Retry(line.tool, wanted)
+            elif any(line.tool == w.tool and line.arguments == w.arguments for w in lines):
+                break  # the same call twice in one plan: the model is looping
             else:
                 verdict = policy.review(view, line, lines, tools)
             if isinstance(verdict, Retry) and not retried:
