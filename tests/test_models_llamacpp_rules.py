@@ -41,6 +41,7 @@ from springtail.models._llamacpp import (
     Wait,
 )
 from springtail.models._llamacpp._plan import LINES_KEY, PLAN_KEY
+from springtail.models._llamacpp._rules import unused_values
 from springtail.tools._definition import ToolDefinition
 
 WEEKDAY = ToolDefinition(
@@ -256,6 +257,22 @@ def test_a_step_between_that_takes_a_result_keeps_the_values_wanted_after_it() -
     # weekday carries no value of the request, but the model meant it and it takes r1: a step
     # between, after which the next line carries "Sam".
     assert message.metadata[PLAN_KEY] == list(lines)
+
+
+def test_one_step_between_then_a_line_must_carry_the_wanted_values() -> None:
+    asked = UserMessage("Which weekday is today? Count the days to it from Sam.")
+    start = ("r1 = today()", "r2 = weekday(day=r1)")
+    wandering = plan(*start, "r3 = weekday(day=r2)", 'r4 = days_between(start="Sam", end=r3)')
+    direct = plan(*start, 'r3 = days_between(start="Sam", end=r2)')
+    message = ask(replies((wandering, 9.0), (direct, 8.0)), [asked])
+    assert message.metadata[PLAN_KEY] == [*start, 'r3 = days_between(start="Sam", end=r2)']
+
+
+def test_after_results_no_more_lines_are_asked_for() -> None:
+    asked = UserMessage("What day of the week is 2026-12-25? Tell Sam.")
+    state = view(asked, *answered()[1:])
+    assert unused_values(state, [], TOOLS) == {"sam"}
+    assert UnusedValuesAskMore().next(state, [], TOOLS) is None
 
 
 def test_an_asked_for_line_that_picks_a_near_tool_is_written_again_without_it() -> None:

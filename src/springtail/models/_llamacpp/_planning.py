@@ -132,7 +132,7 @@ class Planner:
                 line = _unknown_call(variable, body.text, tools)
             if line is None:
                 break
-            asked = wanted and not (bridging and line.refs)
+            asked = bool(wanted) and not (bridging and bool(line.refs))
             if asked and not uses(literal_arguments(line), wanted, _schema(choices, line.tool)):
                 # The line the policy asked for does not carry what it was asked for (often it
                 # repeats the line before): once, it is written again without that tool.
@@ -172,6 +172,7 @@ class Planner:
                     lines = [w for w in lines if w.variable not in verdict.instead_of]
             lines.append(line)
             tokens = tokens + head + list(body.tokens)
+            bridged = bool(wanted) and not asked
             choices, wanted, retried, bridging = tools, frozenset(), False, False
             step = policy.next(view, lines, tools)
             if isinstance(step, Close):
@@ -179,8 +180,9 @@ class Planner:
             wants = self._another(tokens)
             if isinstance(step, More):
                 # A line the model meant to write anyway may be a step between (it takes an
-                # earlier result) and carry none of the wanted values itself.
-                wanted, bridging = step.wanted, wants
+                # earlier result) and carry none of the wanted values itself; one such step,
+                # then a line must carry them.
+                wanted, bridging = step.wanted, wants and not bridged
             elif not wants:
                 break
             number += 1

@@ -208,7 +208,14 @@ class UnusedValuesAskMore(Rule):
     def next(
         self, view: TurnView, written: Sequence[PlanLine], tools: Sequence[ToolDefinition]
     ) -> Next | None:
-        """``More`` with the values no call carries yet, else pass."""
+        """``More`` with the values no call carries yet, in a turn's first plan; else pass.
+
+        After results the model opens a call again only when it means to go
+        on (``RepeatAsProse`` retries such a call for the values left), so a
+        value that no tool takes cannot keep a turn asking for lines.
+        """
+        if view.has_results:
+            return None
         unused = unused_values(view, written, tools)
         return More(unused) if unused else None
 
