@@ -428,7 +428,7 @@ def test_a_tool_written_again_must_carry_a_request_value_new_to_the_plan() -> No
 
 def test_a_plan_that_goes_on_with_the_same_tool_for_nothing_new_ends_there() -> None:
     # 2026-04-15 is in the conversation (so not made up), but not in the request.
-    conversation = [
+    conversation: list[Message] = [
         SystemMessage("Today is 2026-04-15."),
         UserMessage("What weekdays are 2026-04-10 and 2026-04-14?"),
     ]
