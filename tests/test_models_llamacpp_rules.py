@@ -33,7 +33,6 @@ from springtail.models._llamacpp import (
     Prose,
     RepeatAsProse,
     Retry,
-    SameToolAddsNothing,
     SmallModelPolicy,
     TurnView,
     UnknownToolAsProse,
@@ -400,46 +399,9 @@ def test_the_default_rules_are_small_classes_asked_in_order() -> None:
         "RepeatAsProse",
         "MadeUpValues",
         "BroadCallGivesWay",
-        "SameToolAddsNothing",
         "UnusedValuesAskMore",
     ]
     assert json.dumps([type(r).__name__ for r in rules])  # plain values, printable
-
-
-# -- SameToolAddsNothing -----------------------------------------------------------------------
-
-
-def test_a_tool_written_again_must_carry_a_request_value_new_to_the_plan() -> None:
-    rule = SameToolAddsNothing()
-    asked = view(UserMessage("What weekdays are 2026-04-10 and April 14, 2026?"))
-    first = line('r1 = weekday(day="2026-04-10")')
-    second = line('r2 = weekday(day="2026-04-14")')  # the request writes it in words
-    assert rule.review(asked, second, [first], TOOLS) is None
-    assert rule.review(asked, line('r3 = weekday(day="2026-04-10")'), [first, second], TOOLS) == (
-        Drop()
-    )
-    not_asked = line('r3 = weekday(day="2026-04-11")')
-    assert rule.review(asked, not_asked, [first, second], TOOLS) == Drop()
-    # A tool new to the plan, a line that takes a result, and a first line are not judged.
-    assert rule.review(asked, line('r2 = days_between(start="x", end="y")'), [first], TOOLS) is None
-    assert rule.review(asked, line("r2 = weekday(day=r1)"), [first], TOOLS) is None
-    assert rule.review(asked, first, [], TOOLS) is None
-
-
-def test_a_plan_that_goes_on_with_the_same_tool_for_nothing_new_ends_there() -> None:
-    # 2026-04-15 is in the conversation (so not made up), but not in the request.
-    conversation: list[Message] = [
-        SystemMessage("Today is 2026-04-15."),
-        UserMessage("What weekdays are 2026-04-10 and 2026-04-14?"),
-    ]
-    lines = ('r1 = weekday(day="2026-04-10")', 'r2 = weekday(day="2026-04-14")')
-    script = replies(plan(*lines, 'r3 = weekday(day="2026-04-15")'))
-    message = ask(script, conversation)
-    assert message.metadata[PLAN_KEY] == list(lines)
-    without = SmallModelPolicy(
-        rules=tuple(r for r in SmallModelPolicy().rules if not isinstance(r, SameToolAddsNothing))
-    )
-    assert len(ask(script, conversation, without).metadata[PLAN_KEY]) == 3
 
 
 def test_an_asked_for_line_that_repeats_the_line_before_is_written_again_without_its_tool() -> None:

@@ -39,7 +39,6 @@ from springtail.models._llamacpp._rules import (
     MadeUpValues,
     RepeatAsProse,
     Rule,
-    SameToolAddsNothing,
     UnknownToolAsProse,
     UnusedValuesAskMore,
 )
@@ -74,7 +73,6 @@ __all__ = [
     "Retry",
     "Review",
     "Rule",
-    "SameToolAddsNothing",
     "SmallModelPolicy",
     "Template",
     "ToolPolicy",

@@ -28,7 +28,7 @@ from springtail.models._llamacpp._decisions import (
     Wait,
 )
 from springtail.models._llamacpp._plan import PlanLine, Ref, Template
-from springtail.models._llamacpp._values import argument_values, invented, made_up, uses
+from springtail.models._llamacpp._values import invented, made_up, uses
 from springtail.models._llamacpp._view import TurnView
 from springtail.tools._definition import ToolDefinition
 
@@ -40,7 +40,6 @@ __all__ = [
     "MadeUpValues",
     "RepeatAsProse",
     "Rule",
-    "SameToolAddsNothing",
     "UnknownToolAsProse",
     "UnusedValuesAskMore",
     "unused_values",
@@ -310,37 +309,6 @@ class BroadCallGivesWay(Rule):
         return Keep(instead_of=broad) if broad else None
 
 
-@dataclass(frozen=True)
-class SameToolAddsNothing(Rule):
-    """A tool written again in one plan must carry a value of the request its earlier lines did not.
-
-    Asked for "the weekdays of 2026-04-10 and 2026-04-14 and my calendar on
-    2026-03-16 and 2026-03-17", the plan wrote the four right lines and went
-    on: a third ``weekday``, a ``list_events`` for a day nobody asked about.
-    The same tool again is "another one of those", so it needs a value of
-    the request that is new to the plan; a line that takes an earlier result,
-    or a tool new to the plan, is not judged here.
-    """
-
-    def review(
-        self,
-        view: TurnView,
-        line: PlanLine,
-        written: Sequence[PlanLine],
-        tools: Sequence[ToolDefinition],
-    ) -> Review | None:
-        """The plan's end for a repeated tool that adds no request value; else pass."""
-        same = [w for w in written if w.tool == line.tool]
-        if not same or line.refs:
-            return None
-        earlier: set[str] = set()
-        for other in written:
-            earlier |= argument_values(literal_arguments(other), _schema(tools, other.tool))
-        values = argument_values(literal_arguments(line), _schema(tools, line.tool))
-        new = {v for v in values if view.request_known.holds(v)}
-        return None if new - earlier else Drop()
-
-
 def name_words(name: str) -> frozenset[str]:
     """A tool name's words of three letters or more (``product_list``: product, list)."""
     spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name)
@@ -354,7 +322,6 @@ DEFAULT_RULES: tuple[Rule, ...] = (
     RepeatAsProse(),
     MadeUpValues(),
     BroadCallGivesWay(),
-    SameToolAddsNothing(),
     UnusedValuesAskMore(),
 )
 """``SmallModelPolicy``'s rules, in the order they are asked."""
