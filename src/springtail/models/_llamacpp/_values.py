@@ -23,7 +23,6 @@ __all__ = [
     "Known",
     "Literals",
     "RequestValues",
-    "argument_values",
     "carries",
     "grounded",
     "invented",
@@ -126,13 +125,6 @@ def _leaves(value: object) -> Iterator[object]:
             yield from _leaves(item)
     elif value is not None and not isinstance(value, bool):
         yield value
-
-
-def argument_values(
-    arguments: Mapping[str, Any], schema: Mapping[str, Any] | None = None
-) -> frozenset[str]:
-    """A call's normalised leaf values, leaving out the schema's defaults."""
-    return frozenset(_values(arguments, schema))
 
 
 def _values(arguments: Mapping[str, Any], schema: Mapping[str, Any] | None) -> list[str]:

@@ -50,11 +50,6 @@ class TurnView:
         return RequestValues.of(self.request)
 
     @cached_property
-    def request_known(self) -> Known:
-        """The values the request itself holds (a date also in words)."""
-        return Known(self.request)
-
-    @cached_property
     def known(self) -> Known:
         """The values the whole conversation holds, for telling read values from invented ones."""
         return Known(self.context)
