@@ -56,25 +56,32 @@ def test_spans_are_ordered_and_apart() -> None:
     assert [text[s:e] for s, e in spans] == ["a@b.c", '"x y"@z.d', "e@f"]
 
 
+# Each pattern is a unit repeated; the 41 s regex grew quadratically in it.
 @pytest.mark.parametrize(
-    "text",
-    [
-        "a" * 200_000,  # the old regex took 41 s on 200k address characters
-        "a" * 200_000 + "@x.example",
-        "a." * 100_000 + "@",
-        "@" * 200_000,
-        "a@" * 100_000,
-        '"' * 200_000 + "@x",
-        "@[" * 100_000,
-        '"@' * 100_000,
-        ("x" * 60 + "@") * 3_300,
-    ],
+    "unit",
+    ["a", "a.", "@", "a@", '"', "@[", '"@', "x" * 60 + "@"],
 )
-def test_masking_takes_linear_time(text: str) -> None:
-    started = time.perf_counter()
-    masked = mask_emails(text)
-    assert time.perf_counter() - started < 2.0
-    assert len(masked) <= len(text) + len("[EMAIL]")
+def test_masking_takes_linear_time(unit: str) -> None:
+    """Eight times the text costs about eight times the time, not sixty-four.
+
+    A ratio, not a wall-clock bound: CI runs this under coverage tracing on a
+    shared machine, where a fixed budget measures the machine (2.1 s for a
+    linear 200,000-character scan), not the algorithm.
+    """
+
+    def seconds(repeats: int) -> float:
+        text = unit * repeats + "@x.example"
+        best = float("inf")
+        for _ in range(3):
+            started = time.perf_counter()
+            masked = mask_emails(text)
+            best = min(best, time.perf_counter() - started)
+        assert len(masked) <= len(text) + len("[EMAIL]")
+        return best
+
+    small = max(1, 12_500 // len(unit))
+    ratio = seconds(8 * small) / max(seconds(small), 1e-4)
+    assert ratio < 24, f"8x the text took {ratio:.1f}x the time: not linear"
 
 
 def test_80k_characters_take_well_under_a_second() -> None:
