@@ -29,6 +29,8 @@ from springtail.models._llamacpp import (
     LlamaCppChatModel,
     MadeUpValues,
     More,
+    Offer,
+    PlanLimit,
     PlanLine,
     Prose,
     RepeatAsProse,
@@ -91,6 +93,31 @@ def answered(*results: str) -> list[Message]:
         ),
         ToolResponseMessage((ToolResponse("c1", "weekday", results[0] if results else "Friday"),)),
     ]
+
+
+# -- PlanLimit ----------------------------------------------------------------------------
+
+
+def test_after_its_second_plan_a_turn_answers_and_a_plan_still_runs_to_its_end() -> None:
+    rule = PlanLimit()
+    assert rule.opening(view(*answered()), TOOLS) is None  # one plan: another may follow
+    replanned = [
+        *answered(),
+        AssistantMessage(
+            "",
+            (ToolCall("c2", "today", "{}"),),
+            {PLAN_KEY: ["r2 = today()", "r3 = days_between(start=r2, end=r1)"], LINES_KEY: ["r2"]},
+        ),
+        ToolResponseMessage((ToolResponse("c2", "today", "2026-12-02"),)),
+    ]
+    assert view(*replanned).plan.plans == 2
+    assert rule.opening(view(*replanned), TOOLS) == Prose()
+    # The second plan's waiting line is written out, not cut by the limit.
+    message = ask(replies(('"2026-12-02"', 9.0)), replanned)
+    assert [c.name for c in message.tool_calls] == ["days_between"]
+    # A limit of none would leave a turn no plan at all.
+    with pytest.raises(ValueError, match="at least 1"):
+        PlanLimit(0)
 
 
 # -- CallShare ----------------------------------------------------------------------------
@@ -267,6 +294,37 @@ def test_one_step_between_then_a_line_must_carry_the_wanted_values() -> None:
     assert message.metadata[PLAN_KEY] == [*start, 'r3 = days_between(start="Sam", end=r2)']
 
 
+def test_a_line_written_again_without_its_tool_is_not_a_step_between() -> None:
+    request = UserMessage("How many days is it from today until 2026-04-01?")
+    # Asked for a line that carries the date, the model repeats today(); written again
+    # without it, its second choice only passes r1 on: the plan ends before it.
+    script = replies(
+        (plan("r1 = today()", "r2 = today()"), 9.0),
+        (plan("r1 = today()", "r2 = weekday(day=r1)"), 8.0),
+    )
+    message = ask(script, [request])
+    assert [c.name for c in message.tool_calls] == ["today"]
+    assert message.metadata[PLAN_KEY] == ["r1 = today()"]
+
+
+def test_after_results_values_no_call_carried_make_an_offer_of_the_tools() -> None:
+    rule = UnusedValuesAskMore()
+    asked = UserMessage("How many days is it from today until 2026-04-01?")
+    ran: list[Message] = [
+        asked,
+        AssistantMessage(
+            "", (ToolCall("c1", "today", "{}"),), {PLAN_KEY: ["r1 = today()"], LINES_KEY: ["r1"]}
+        ),
+        ToolResponseMessage((ToolResponse("c1", "today", "2026-03-14"),)),
+    ]
+    assert rule.opening(view(*ran), TOOLS) == Offer(TOOLS, frozenset({"2026-04-01"}))
+    assert rule.opening(view(asked), TOOLS) is None  # before results the plan asks for more
+    assert rule.opening(view(*answered()), TOOLS) is None  # every value carried
+    # A plain number left is folded into the answer, not offered to a tool.
+    counted = [UserMessage("What day of the week is 2026-12-25, and add 10 to its day?")]
+    assert rule.opening(view(*counted, *answered()[1:]), TOOLS) is None
+
+
 def test_after_results_no_more_lines_are_asked_for() -> None:
     asked = UserMessage("What day of the week is 2026-12-25? Tell Sam.")
     state = view(asked, *answered()[1:])
@@ -301,6 +359,26 @@ def test_a_first_line_that_reads_some_values_and_invents_one_is_a_step_too_early
     assert rule.review(asked, early, [], TOOLS) == Retry("days_between")
     # With one tool, nothing else could come first: prose.
     assert rule.review(asked, early, [], (DAYS,)) == Prose(without_tools=True)
+
+
+def test_a_first_line_that_copies_one_request_value_into_two_arguments_is_too_early() -> None:
+    asked = view(UserMessage("How many days is it from today until 2026-04-01?"))
+    copied = line('r1 = days_between(start="2026-04-01", end="2026-04-01")')
+    assert MadeUpValues().review(asked, copied, [], TOOLS) == Retry("days_between")
+
+
+def test_a_retried_line_may_not_call_a_tool_that_is_not_offered() -> None:
+    request = UserMessage("How many days is it from today until 2026-04-01?")
+    copied = 'r1 = days_between(start="2026-04-01", end="2026-04-01")'
+    # Without its tool the model's likeliest line is a variant of that tool's name, which
+    # the unknown-tool rule would have turned into prose: a retry offers only real tools.
+    script = replies(
+        (plan(copied), 9.0),
+        (plan('r1 = days_between_today("2026-04-01")'), 8.5),
+        (plan("r1 = today()"), 8.0),
+    )
+    message = ask(script, [request])
+    assert [c.name for c in message.tool_calls] == ["today"]
 
 
 def test_a_first_line_that_retries_without_its_tool_looks_the_value_up() -> None:
@@ -393,6 +471,7 @@ def test_a_listing_before_the_call_it_narrows_does_not_run() -> None:
 def test_the_default_rules_are_small_classes_asked_in_order() -> None:
     rules = SmallModelPolicy().rules
     assert [type(r).__name__ for r in rules] == [
+        "PlanLimit",
         "CallShare",
         "FollowUpCallFloor",
         "UnknownToolAsProse",

@@ -7,6 +7,7 @@ from springtail.models._llamacpp._values import (
     RequestValues,
     carries,
     grounded,
+    invented,
     literals,
     made_up,
     names,
@@ -69,6 +70,24 @@ def test_a_call_is_made_up_when_no_value_with_digits_comes_from_the_conversation
     dated = Known("Book 'Sync' on 2026-03-17 at 15:00.")
     assert not made_up({"title": "Sync", "day": "2026-03-18"}, dated)  # one value is read
     assert not made_up({"day": "2026-03-17"}, dated)
+    # An address built around the request's id was read in part: a step too early.
+    sent = Known("Send patient P-103 an e-mail reminding her to bring her card.")
+    assert not made_up({"to": "p-103@example.com", "text": "See you on 2023-04-15."}, sent)
+    assert made_up({"to": "x-7@example.com", "text": "See you on 2023-04-15."}, sent)
+
+
+def test_a_date_or_id_given_once_and_written_into_two_arguments_is_invented_the_second_time() -> (
+    None
+):
+    known = Known("How many days is it from today until 2026-04-01?")
+    copied = {"start": "2026-04-01", "end": "2026-04-01"}
+    assert invented(copied, known) == frozenset({"end"})
+    assert invented({"start": "2026-04-01"}, known) == frozenset()
+    # Written twice in the conversation, it may fill two arguments.
+    twice = Known("From 2026-04-01 to 2026-04-01, how many days?")
+    assert invented(copied, twice) == frozenset()
+    # A plain number may repeat: "5 squared" multiplies 5 by 5.
+    assert invented({"left": 5, "right": 5}, Known("What is 5 squared?")) == frozenset()
 
 
 def test_a_literal_has_a_shape_so_a_second_call_is_for_more_of_the_same() -> None:

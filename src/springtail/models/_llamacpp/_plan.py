@@ -378,6 +378,8 @@ class PlanState:
     """Each variable whose call has answered, with its result."""
     variables: Mapping[str, str] = field(default_factory=dict)
     """Tool call id → the variable it stands for, for every call of this turn."""
+    plans: int = 0
+    """How many plans this turn's replies wrote (a plan's later lines are not new plans)."""
 
     @property
     def pending(self) -> tuple[PlanLine, ...]:
@@ -416,12 +418,13 @@ class PlanState:
         plan: Plan | None = None
         variables: dict[str, str] = {}
         results: dict[str, Result] = {}
-        count = 0
+        count = plans = 0
         for message in messages[start:]:
             if isinstance(message, AssistantMessage):
                 opened = Plan.of(message.metadata.get(PLAN_KEY))
                 if opened is not None:
                     plan = opened
+                    plans += 1
                 names = _line_names(message, count)
                 for call, name in zip(message.tool_calls, names, strict=True):
                     variables[call.id] = name
@@ -433,7 +436,7 @@ class PlanState:
                         results[variable] = Result(
                             response.name, response.response_data, response.is_error
                         )
-        return cls(plan, results, variables)
+        return cls(plan, results, variables, plans)
 
 
 def _line_names(message: AssistantMessage, before: int) -> list[str]:

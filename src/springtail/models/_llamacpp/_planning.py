@@ -109,7 +109,9 @@ class Planner:
             grammar = line_grammar(
                 choices,
                 [*answered, *(line.variable for line in lines)],
-                catch_all=offer is None,
+                # A retried line may not leave the offered tools: without its tool, the model
+                # wrote a variant of that tool's name (``days_between_today``), not a new step.
+                catch_all=offer is None and not retried,
                 not_offered=[d.name for d in tools if d not in choices],
             )
             drafter = LineDraft(
@@ -146,7 +148,10 @@ class Planner:
             if isinstance(verdict, Retry) and not retried:
                 # The line was a step too early, or the wrong tool: it is written again, in
                 # its place, without that tool.
-                retried = True
+                # The new line is the model's second choice, not the step it meant to write:
+                # it may not be a step between ("Book Tom Becker in with Dr. Haddad" went on
+                # to list the patient's appointments before booking).
+                retried, bridging = True, False
                 choices = [d for d in choices if d.name != verdict.without]
                 wanted = verdict.wanted
                 continue

@@ -21,6 +21,7 @@ from springtail.models._llamacpp._decisions import (
     Keep,
     More,
     Next,
+    Offer,
     Opening,
     Prose,
     Retry,
@@ -28,7 +29,7 @@ from springtail.models._llamacpp._decisions import (
     Wait,
 )
 from springtail.models._llamacpp._plan import PlanLine, Ref, Template
-from springtail.models._llamacpp._values import invented, made_up, uses
+from springtail.models._llamacpp._values import invented, made_up, shape, uses
 from springtail.models._llamacpp._view import TurnView
 from springtail.tools._definition import ToolDefinition
 
@@ -38,6 +39,7 @@ __all__ = [
     "CallShare",
     "FollowUpCallFloor",
     "MadeUpValues",
+    "PlanLimit",
     "RepeatAsProse",
     "Rule",
     "UnknownToolAsProse",
@@ -98,6 +100,31 @@ class FollowUpCallFloor(Rule):
         """The floor for a follow-up request before any call of its own."""
         if view.follow_up and not view.has_results:
             return Free(call_floor=self.floor)
+        return None
+
+
+@dataclass(frozen=True)
+class PlanLimit(Rule):
+    """A turn writes ``plans`` plans at most; then, results in, the reply is the answer.
+
+    A plan is the request's calls; one more after results lets the model
+    take a step the first plan missed. Beyond that the 1.5B model does not
+    converge: a held-out chained request went on for nine calls and six
+    minutes, each new plan a near miss of the last, and failed anyway. The
+    lines a plan wrote still run to the end (resuming a plan is not a new
+    one).
+    """
+
+    plans: int = 2
+
+    def __post_init__(self) -> None:
+        if self.plans < 1:
+            raise ValueError(f"plans={self.plans} must be at least 1.")
+
+    def opening(self, view: TurnView, tools: Sequence[ToolDefinition]) -> Opening | None:
+        """Prose once the turn has written its plans; else pass."""
+        if view.has_results and view.plan.plans >= self.plans:
+            return Prose()
         return None
 
 
@@ -202,16 +229,32 @@ class UnusedValuesAskMore(Rule):
     missing; the line that follows must carry one of them, and a line that
     does not is written again once without its tool (a near tool was
     picked), then dropped.
+
+    When results are in and the plan has no line left to run, values no call
+    carried make the next reply an offer of the tools, kept only if its
+    first line carries one of them: "Book Tom Becker in with Dr. Haddad
+    (D-2) on 2026-03-19" looked the patient up, then, left to itself,
+    described the booking in prose ("you would use the ``book_appointment``
+    function with ``patient_id="P-102"``"). Plain numbers left do not make
+    an offer: the model folds them into its answer ("with 10% off the total"),
+    and offered them it made up a step to spend one on
+    (``product_reserve(quantity=10)``). ``PlanLimit`` bounds how often.
     """
+
+    def opening(self, view: TurnView, tools: Sequence[ToolDefinition]) -> Opening | None:
+        """After results, an offer that must carry an id, date or name no call carried yet."""
+        if not view.has_results:
+            return None
+        unused = frozenset(v for v in unused_values(view, (), tools) if shape(v) != "number")
+        return Offer(tuple(tools), unused) if unused else None
 
     def next(
         self, view: TurnView, written: Sequence[PlanLine], tools: Sequence[ToolDefinition]
     ) -> Next | None:
         """``More`` with the values no call carries yet, in a turn's first plan; else pass.
 
-        After results the model opens a call again only when it means to go
-        on (``RepeatAsProse`` retries such a call for the values left), so a
-        value that no tool takes cannot keep a turn asking for lines.
+        After results, the offer above asks for the values left, once per
+        plan: a line that does not carry one ends the plan.
         """
         if view.has_results:
             return None
@@ -316,6 +359,7 @@ def name_words(name: str) -> frozenset[str]:
 
 
 DEFAULT_RULES: tuple[Rule, ...] = (
+    PlanLimit(),
     CallShare(),
     FollowUpCallFloor(),
     UnknownToolAsProse(),

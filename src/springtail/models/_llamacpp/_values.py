@@ -167,6 +167,14 @@ class Known:
         numbers.update(n for w, n in _NUMBER_WORDS.items() if re.search(rf"\b{w}\b", lowered))
         self.numbers = numbers
         self.dates = _dates_in_words(lowered)
+        self.ids = frozenset(
+            v for v in literals(text) if len(v) >= 3 and _has_digit(v) and not _is_number(v)
+        )
+        """Tokens with letters or signs and digits (``p-103``, ``2026-04-01``): ids and dates."""
+
+    def contains(self, value: str) -> bool:
+        """Whether a normalised value holds an id of the text (``p-103@example.com``)."""
+        return any(i in value for i in self.ids)
 
     def holds(self, value: str) -> bool:
         """Whether a normalised value appears in the text (a date also when written in words)."""
@@ -179,6 +187,12 @@ class Known:
             return False
         year, month, day = (int(part) for part in iso.groups())
         return (month, day, year) in self.dates or (month, day, None) in self.dates
+
+    def times(self, value: str) -> int:
+        """How many times the text writes a normalised value (once for a date in words)."""
+        if _is_number(value):
+            return 1 if self.holds(value) else 0
+        return max(self.text.count(value), 1 if self.holds(value) else 0)
 
 
 _ISO_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
@@ -236,12 +250,27 @@ def _has_digit(value: str) -> bool:
 def invented(
     arguments: Mapping[str, Any], known: Known, schema: Mapping[str, Any] | None = None
 ) -> frozenset[str]:
-    """The arguments holding a value with digits that appears nowhere in the conversation."""
+    """The arguments holding a value with digits that the conversation does not give them.
+
+    A value appears nowhere in the conversation, or it is a date or an id the
+    conversation writes once that an earlier argument of the same call
+    already holds: ``days_between(start="2026-04-01", end="2026-04-01")`` for
+    "from today until 2026-04-01" copied the one date into the slot "today"
+    should fill. Plain numbers may repeat ("5 times 5" writes 5 once as a
+    value of the request's, and ``left=5, right=5`` reads it).
+    """
     names = []
+    taken: dict[str, int] = {}
     for name, value in arguments.items():
         single = _values({name: value}, schema)
-        if any(_has_digit(v) and not known.holds(v) for v in single):
+        copied = any(
+            _has_digit(v) and not _is_number(v) and taken.get(v, 0) >= known.times(v)
+            for v in single
+        )
+        if copied or any(_has_digit(v) and not known.holds(v) for v in single):
             names.append(name)
+        for v in single:
+            taken[v] = taken.get(v, 0) + 1
     return frozenset(names)
 
 
@@ -269,11 +298,16 @@ def made_up(
 
     Text the model chose (an operation, a unit) may be its own; a call whose
     every value is new, dates and ids included, was invented rather than read.
+    A value built around an id of the conversation (``p-103@example.com`` for
+    patient P-103) was read in part: the call was a step taken too early,
+    not made up.
     """
     values = _values(arguments, schema)
     if not any(_has_digit(v) for v in values):
         return False
-    return not any(known.holds(v) for v in values if _has_digit(v) or len(v) >= 3)
+    return not any(
+        known.holds(v) or known.contains(v) for v in values if _has_digit(v) or len(v) >= 3
+    )
 
 
 _VALUE = re.compile(
