@@ -160,6 +160,9 @@ def test_the_text_only_grammar_refuses_every_call_shape(vocab: Any) -> None:
     assert not accepts(vocab, grammar, f"<tool_call>\n{CALL}\n</tool_call>")
     assert not accepts(vocab, grammar, f"```json\n{CALL}\n```")
     assert not accepts(vocab, grammar, CALL)
+    # Nor a plan line: stopped from planning, the model wrote its next call as the answer.
+    assert not accepts(vocab, grammar, 'r5 = order_status(order_id="O-1001")')
+    assert accepts(vocab, grammar, "ready: order O-1001 is placed.")
 
 
 def test_arguments_follow_the_schema_property_order(vocab: Any) -> None:

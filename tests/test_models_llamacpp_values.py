@@ -26,6 +26,15 @@ def test_literals_are_numbers_tokens_with_digits_quoted_phrases_and_codes() -> N
     assert literals("And in GBP?") == {"gbp"}
 
 
+def test_a_date_in_words_is_a_date_literal_that_a_date_argument_carries() -> None:
+    asked = literals("What have I got on March 16, 17 and 18, 2026?")
+    assert asked == {"2026-03-16", "2026-03-17", "2026-03-18"}  # not 16, 17, 18 and 2026
+    assert uses({"day": "2026-03-17"}, asked) == {"2026-03-17"}
+    # Without a year, the month and day; other numbers stay numbers.
+    assert literals("Book 3 seats on 16 March at 10:00.") == {"3", "03-16", "10:00"}
+    assert uses({"day": "2026-03-16"}, {"03-16"}) == {"03-16"}
+
+
 def test_small_talk_and_shouting_carry_no_literals() -> None:
     assert literals("Hi! Who are you?") == frozenset()
     assert literals("What's the weather like?") == frozenset()

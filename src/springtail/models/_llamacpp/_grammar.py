@@ -61,7 +61,12 @@ any-char ::= [^\x00]
 
 # After tool results the answer is prose: opening with a code fence or a tag,
 # the model drifts into code or XML about the results instead of stating them.
-_TEXT_ONLY = "root ::= prose-start any-char*\nprose-start ::= [^<{`\\x00-\\x20]\n" + COMMON_RULES
+# Nor may it open as a plan line ("r5 = order_status(...)"): a turn stopped from
+# planning more wrote its next call as the answer.
+_TEXT_ONLY = (
+    "root ::= prose-start any-char*\n"
+    'prose-start ::= [^<{`r\\x00-\\x20] | "r" [^0-9]\n' + COMMON_RULES
+)
 
 
 def text_only_grammar() -> str:

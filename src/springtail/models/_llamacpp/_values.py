@@ -104,13 +104,27 @@ def literals(text: str) -> Literals:
     """The values written in ``text``: numbers, tokens with digits, quoted phrases, codes.
 
     An upper-case word counts as a code only when the text is not shouting.
+    A date in words is a date, not numbers: "March 16, 17 and 18, 2026"
+    gives ``2026-03-16`` … ``2026-03-18`` (``03-16`` … without a year), so a
+    call's ``day="2026-03-17"`` carries it; read as the numbers 16, 17, 18
+    and 2026, no date argument carried them and the plan was asked for lines
+    that would (``find_events(query="17")``).
     """
     found: set[str] = set()
     for match in _QUOTED.finditer(text):
         found.add(normal(match.group(1)))
     shouting = text.upper() == text
+    lowered = text.lower()
+    worded = _worded_dates(lowered) if len(lowered) == len(text) else []
+    for _, dates in worded:
+        found.update(
+            f"{year:04d}-{month:02d}-{day:02d}" if year else f"{month:02d}-{day:02d}"
+            for month, day, year in dates
+        )
     for match in _TOKEN.finditer(text):
         token = match.group().rstrip(".:/-+")
+        if any(start <= match.start() < end for (start, end), _ in worded) and token.isdigit():
+            continue  # a day or a year of a date in words
         if any(c.isdigit() for c in token) or (not shouting and _CODE.fullmatch(token)):
             found.add(normal(token))
     return frozenset(v for v in found if v)
@@ -225,22 +239,31 @@ _MONTH_FIRST = re.compile(rf"\b{_MONTH}\s+{_DAY}\b{_MORE_DAYS}{_YEAR}")
 _DAY_FIRST = re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH}\b{_YEAR}")
 
 
-def _dates_in_words(text: str) -> set[tuple[int, int, int | None]]:
-    """(month, day, year or None) of every date a lower-cased text writes in words.
+_WordedDate = tuple[int, int, int | None]
+"""(month, day, year or None)."""
+
+
+def _worded_dates(text: str) -> list[tuple[tuple[int, int], list[_WordedDate]]]:
+    """Where a lower-cased text writes dates in words, and the dates each place gives.
 
     "March 16, 17 and 18, 2026" gives three dates; "16 March" one, of any
     year. English month names, as the number words above are English.
     """
-    dates: set[tuple[int, int, int | None]] = set()
+    found: list[tuple[tuple[int, int], list[_WordedDate]]] = []
     for match in _MONTH_FIRST.finditer(text):
         month = _MONTHS[match.group(1)]
         days = [match.group(2), *re.findall(r"\d{1,2}", match.group(3) or "")]
         year = int(match.group(4)) if match.group(4) else None
-        dates.update((month, int(day), year) for day in days)
+        found.append((match.span(), [(month, int(day), year) for day in days]))
     for match in _DAY_FIRST.finditer(text):
         year = int(match.group(3)) if match.group(3) else None
-        dates.add((_MONTHS[match.group(2)], int(match.group(1)), year))
-    return dates
+        found.append((match.span(), [(_MONTHS[match.group(2)], int(match.group(1)), year)]))
+    return found
+
+
+def _dates_in_words(text: str) -> set[_WordedDate]:
+    """Every date a lower-cased text writes in words (``_worded_dates``)."""
+    return {date for _, dates in _worded_dates(text) for date in dates}
 
 
 def _has_digit(value: str) -> bool:
