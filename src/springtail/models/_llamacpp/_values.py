@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from functools import cached_property
 from typing import Any
 
 __all__ = [
@@ -181,10 +182,18 @@ class Known:
         numbers.update(n for w, n in _NUMBER_WORDS.items() if re.search(rf"\b{w}\b", lowered))
         self.numbers = numbers
         self.dates = _dates_in_words(lowered)
-        self.ids = frozenset(
-            v for v in literals(text) if len(v) >= 3 and _has_digit(v) and not _is_number(v)
+        self._source = text
+
+    @cached_property
+    def ids(self) -> frozenset[str]:
+        """Tokens with letters or signs and digits (``p-103``, ``2026-04-01``): ids and dates.
+
+        Read on first use: only ``made_up`` asks, and a conversation's text
+        grows with every result.
+        """
+        return frozenset(
+            v for v in literals(self._source) if len(v) >= 3 and _has_digit(v) and not _is_number(v)
         )
-        """Tokens with letters or signs and digits (``p-103``, ``2026-04-01``): ids and dates."""
 
     def contains(self, value: str) -> bool:
         """Whether a normalised value holds an id of the text (``p-103@example.com``)."""
@@ -203,9 +212,7 @@ class Known:
         return (month, day, year) in self.dates or (month, day, None) in self.dates
 
     def times(self, value: str) -> int:
-        """How many times the text writes a normalised value (once for a date in words)."""
-        if _is_number(value):
-            return 1 if self.holds(value) else 0
+        """How many times the text writes a normalised date or id (once for a date in words)."""
         return max(self.text.count(value), 1 if self.holds(value) else 0)
 
 
@@ -279,8 +286,8 @@ def invented(
     conversation writes once that an earlier argument of the same call
     already holds: ``days_between(start="2026-04-01", end="2026-04-01")`` for
     "from today until 2026-04-01" copied the one date into the slot "today"
-    should fill. Plain numbers may repeat ("5 times 5" writes 5 once as a
-    value of the request's, and ``left=5, right=5`` reads it).
+    should fill. Plain numbers may repeat ("5 squared" is
+    ``left=5, right=5``).
     """
     names = []
     taken: dict[str, int] = {}
