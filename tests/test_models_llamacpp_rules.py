@@ -19,6 +19,7 @@ from springtail.messages import (
     UserMessage,
 )
 from springtail.models._llamacpp import (
+    BeyondTheRequest,
     BroadCallGivesWay,
     ByShare,
     CallShare,
@@ -39,6 +40,7 @@ from springtail.models._llamacpp import (
     TurnView,
     UnknownToolAsProse,
     UnusedValuesAskMore,
+    ValueFitsElsewhere,
     Wait,
 )
 from springtail.models._llamacpp._plan import LINES_KEY, PLAN_KEY
@@ -476,7 +478,9 @@ def test_the_default_rules_are_small_classes_asked_in_order() -> None:
         "FollowUpCallFloor",
         "UnknownToolAsProse",
         "RepeatAsProse",
+        "ValueFitsElsewhere",
         "MadeUpValues",
+        "BeyondTheRequest",
         "BroadCallGivesWay",
         "UnusedValuesAskMore",
     ]
@@ -490,3 +494,128 @@ def test_an_asked_for_line_that_repeats_the_line_before_is_written_again_without
     right = plan(first, 'r2 = days_between(start="2026-12-25", end="2027-01-01")')
     message = ask(replies((looping, 9.0), (right, 8.0)), [asked])
     assert [c.name for c in message.tool_calls] == ["weekday", "days_between"]
+
+
+# -- ValueFitsElsewhere -------------------------------------------------------------------
+
+SEARCH = ToolDefinition(
+    "member_search",
+    "Members whose name holds the text.",
+    schema(name={"type": "string", "description": "A name or part of one, e.g. Khan"}),
+)
+RECORD = ToolDefinition(
+    "member_record",
+    "A member's record by id.",
+    schema(member_id={"type": "string", "description": "The member id, e.g. M-101"}),
+)
+NOTIFY = ToolDefinition(
+    "notify",
+    "Send a member a note.",
+    schema(member_id={"type": "string"}, text={"type": "string"}),
+)
+MEMBERS = (SEARCH, RECORD, NOTIFY)
+
+
+def test_an_id_written_into_a_parameter_whose_example_it_does_not_fit_retries() -> None:
+    rule = ValueFitsElsewhere()
+    asked = view(UserMessage("Pull up the record of member M-103."))
+    searched = line('r1 = member_search(name="M-103")')
+    assert rule.review(asked, searched, [], MEMBERS) == Retry(
+        "member_search", frozenset({"m-103"}), only=frozenset({"member_record"})
+    )
+    # Where it fits, or another tool takes it under the same name, the line stands.
+    assert rule.review(asked, line('r1 = member_record(member_id="M-103")'), [], MEMBERS) is None
+    assert (
+        rule.review(asked, line('r1 = notify(member_id="M-103", text="Hi")'), [], MEMBERS) is None
+    )
+    # A name fits no id's shape; a value the request did not give is another rule's.
+    named = view(UserMessage("Find member Khan."))
+    assert rule.review(named, line('r1 = member_search(name="Khan")'), [], MEMBERS) is None
+    assert rule.review(asked, line('r1 = member_search(name="M-104")'), [], MEMBERS) is None
+
+
+def test_an_id_fits_only_an_example_with_the_same_letters() -> None:
+    doctor = ToolDefinition(
+        "doctor_record",
+        "A doctor's record by id.",
+        schema(doctor_id={"type": "string", "description": "The doctor id, e.g. D-1"}),
+    )
+    asked = view(UserMessage("Pull up the record of member M-103."))
+    searched = line('r1 = member_search(name="M-103")')
+    assert ValueFitsElsewhere().review(asked, searched, [], (SEARCH, doctor)) is None
+
+
+def test_a_near_tool_after_a_first_retry_is_redirected_once_more() -> None:
+    asked = UserMessage("Send member M-103 a reminder.")
+    # The message first, with a made-up id (a step too early), then the search by name:
+    # the second retry names the lookup, and the line stands.
+    script = replies(
+        (plan('r1 = notify(member_id="M-999", text="Reminder")'), 9.0),
+        (plan('r1 = member_search(name="M-103")'), 8.5),
+        (plan('r1 = member_record(member_id="M-103")'), 8.0),
+    )
+    message = ask(script, [asked], tools=MEMBERS)
+    assert [c.name for c in message.tool_calls] == ["member_record"]
+
+
+def test_a_schema_pattern_decides_the_shape_before_an_example() -> None:
+    patterned = ToolDefinition(
+        "member_record",
+        "A member's record by id.",
+        schema(member_id={"type": "string", "pattern": "^M-[0-9]+$"}),
+    )
+    asked = view(UserMessage("Pull up the record of member M-103."))
+    searched = line('r1 = member_search(name="M-103")')
+    retry = ValueFitsElsewhere().review(asked, searched, [], (SEARCH, patterned))
+    assert retry == Retry("member_search", frozenset({"m-103"}), only=frozenset({"member_record"}))
+
+
+def test_a_search_for_an_id_is_written_again_as_the_lookup_end_to_end() -> None:
+    asked = UserMessage("Pull up the record of member M-103.")
+    # Without the search, the model's next choice would be the note; only the lookup fits.
+    script = replies(
+        (plan('r1 = member_search(name="M-103")'), 9.0),
+        (plan('r1 = notify(member_id="M-103", text="Hi")'), 8.5),
+        (plan('r1 = member_record(member_id="M-103")'), 8.0),
+    )
+    message = ask(script, [asked], tools=MEMBERS)
+    assert [(c.name, json.loads(c.arguments)) for c in message.tool_calls] == [
+        ("member_record", {"member_id": "M-103"})
+    ]
+
+
+# -- BeyondTheRequest ---------------------------------------------------------------------
+
+
+def test_once_every_request_value_is_carried_a_line_that_carries_none_ends_the_plan() -> None:
+    rule = BeyondTheRequest()
+    asked = view(UserMessage("What day of the week is 2026-12-25?"))
+    first = line('r1 = weekday(day="2026-12-25")')
+    past = line('r2 = days_between(start="2027-01-01", end="2027-01-02")')
+    assert rule.review(asked, past, [first], TOOLS) == Drop()
+    # A first line, a step that takes a result, and a call without values all stand.
+    assert rule.review(asked, past, [], TOOLS) is None
+    assert rule.review(asked, line("r2 = days_between(start=r1, end=r1)"), [first], TOOLS) is None
+    assert rule.review(asked, line("r2 = today()"), [first], TOOLS) is None
+
+
+def test_while_a_request_value_is_left_a_line_that_carries_none_is_not_ended_here() -> None:
+    rule = BeyondTheRequest()
+    asked = view(UserMessage("What weekdays are 2026-12-25 and 2027-01-01?"))
+    first = line('r1 = weekday(day="2026-12-25")')
+    other = line('r2 = weekday(day="2027-01-02")')
+    assert rule.review(asked, other, [first], TOOLS) is None
+    second = line('r2 = weekday(day="2027-01-01")')
+    assert rule.review(asked, second, [first], TOOLS) is None
+
+
+def test_a_plan_that_runs_past_its_request_stops_there_end_to_end() -> None:
+    asked = UserMessage("Pull up the record of member M-103.")
+    past = plan('r1 = member_record(member_id="M-103")', 'r2 = member_search(name="meeting")')
+    message = ask(replies((past, 9.0)), [asked], tools=MEMBERS)
+    assert [c.name for c in message.tool_calls] == ["member_record"]
+    without = SmallModelPolicy(
+        rules=tuple(r for r in SmallModelPolicy().rules if not isinstance(r, BeyondTheRequest))
+    )
+    ran_on = ask(replies((past, 9.0)), [asked], policy=without, tools=MEMBERS)
+    assert [c.name for c in ran_on.tool_calls] == ["member_record", "member_search"]

@@ -138,3 +138,8 @@ def test_names_are_capitalised_words_inside_a_sentence_not_its_first_word() -> N
     values = RequestValues.of("Send Sam the total of 12 and 30.")
     assert values.names == {"sam"}
     assert values.wanted == {"sam", "12", "30"}
+
+
+def test_the_month_of_a_date_in_words_is_not_a_name() -> None:
+    assert names("What have I got on March 16, 17 and 18, 2026?") == frozenset()
+    assert names("Book Tom Becker on March 19") == {"tom becker"}

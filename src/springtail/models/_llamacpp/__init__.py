@@ -33,6 +33,7 @@ from springtail.models._llamacpp._profile import (
 )
 from springtail.models._llamacpp._rules import (
     DEFAULT_RULES,
+    BeyondTheRequest,
     BroadCallGivesWay,
     CallShare,
     FollowUpCallFloor,
@@ -42,6 +43,7 @@ from springtail.models._llamacpp._rules import (
     Rule,
     UnknownToolAsProse,
     UnusedValuesAskMore,
+    ValueFitsElsewhere,
 )
 from springtail.models._llamacpp._view import TurnView
 
@@ -49,6 +51,7 @@ __all__ = [
     "DEFAULT_RULES",
     "DEFAULT_TOOL_GUIDANCE",
     "SMALL_MODEL_PROFILE",
+    "BeyondTheRequest",
     "BroadCallGivesWay",
     "ByShare",
     "CallShare",
@@ -81,6 +84,7 @@ __all__ = [
     "TurnView",
     "UnknownToolAsProse",
     "UnusedValuesAskMore",
+    "ValueFitsElsewhere",
     "Wait",
     "ensure_model_file",
 ]

@@ -123,11 +123,13 @@ class Retry:
 
     A later line retries in its place, once, with the other tools; with
     ``wanted`` set the new line stands only if it carries one of these
-    request values.
+    request values; with ``only`` set, it may call only these tools (the
+    rule knows which tools take the value).
     """
 
     without: str
     wanted: frozenset[str] = frozenset()
+    only: frozenset[str] = frozenset()
 
 
 Review: TypeAlias = Keep | Drop | Wait | Retry | Prose

@@ -13,18 +13,27 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from springtail.models._llamacpp._coverage import news, unstated
 from springtail.models._llamacpp._decisions import ByShare, Offer, Prose
 from springtail.models._llamacpp._decoder import Decoder
-from springtail.models._llamacpp._grammar import answer_grammar, text_only_grammar
+from springtail.models._llamacpp._grammar import (
+    answer_grammar,
+    continuation_grammar,
+    text_only_grammar,
+)
 from springtail.models._llamacpp._json_calls import JsonCalls
 from springtail.models._llamacpp._parse import ReplyKind, classify
 from springtail.models._llamacpp._planning import Planner
 from springtail.models._llamacpp._policy import ToolPolicy
-from springtail.models._llamacpp._reply import Reply
+from springtail.models._llamacpp._reply import Attempt, Reply
+from springtail.models._llamacpp._stream import StreamGate
 from springtail.models._llamacpp._view import TurnView
 from springtail.tools._definition import ToolDefinition
 
 __all__ = ["Generator"]
+
+_SENTENCE = 64
+"""Tokens an answer may go on for to state a result it left out: one sentence."""
 
 
 class Generator:
@@ -104,7 +113,7 @@ class Generator:
         if first.finish_reason in ("tag", "prose"):
             return self.prose()
         if first.finish_reason != "call":
-            return decoder.finish(first)
+            return self._answer(first, None)
         # Prose the model wrote before opening a call was streamed already: keep it.
         prose = first.text if classify(first.text, code=plans) is ReplyKind.TEXT else ""
         context = decoder.tokens + (list(first.tokens) if prose else [])
@@ -121,4 +130,42 @@ class Generator:
         decoder = self.decoder
         grammar = self.answer_grammar or text_only_grammar()
         tokens = self.without_tools() if without_tools and self.without_tools else None
-        return decoder.finish(decoder.generate(grammar, tokens=tokens, reply=True, answer=True))
+        attempt = decoder.generate(grammar, tokens=tokens, reply=True, answer=True)
+        return (
+            self._answer(attempt, tokens)
+            if self.answer_grammar is None
+            else decoder.finish(attempt)
+        )
+
+    def _answer(self, attempt: Attempt, tokens: list[int] | None) -> Reply:
+        """The answer, gone on while it states nothing of a result (``state_results``).
+
+        Each time the model's end is passed over: it writes on after a space
+        or a new line, having read its own answer so far, and must write one
+        of the values the results it left out gave.
+        """
+        decoder, view = self.decoder, self.view
+        reply = decoder.finish(attempt)
+        if attempt.finish_reason != "stop" or not view.answered:
+            return reply
+        context = list(decoder.tokens if tokens is None else tokens) + list(attempt.tokens)
+        text = attempt.text
+        for _ in range(decoder.profile.state_results):
+            keys = news(unstated(text, view.answered, view.request), view.request)
+            if not keys:
+                break
+            # It must write a value the result gave; ``reply`` bars the end token at its start.
+            # Held back until it ends: one sentence that writes a value, or nothing (left to
+            # run, one went round "The order status for r1 is pending" until cut).
+            grammar = continuation_grammar(keys)
+            more = decoder.generate(
+                grammar, tokens=context, stream=False, max_new=_SENTENCE, reply=True, answer=True
+            )
+            if more.finish_reason != "stop":
+                break
+            shown = StreamGate(decoder.sink, code=decoder.profile.plans)
+            shown.feed(more.text)
+            shown.flush()
+            text = text + more.text
+            context += list(more.tokens)
+        return reply if text == attempt.text else decoder.reply(text, (), "stop")

@@ -36,6 +36,7 @@ __all__ = [
     "TAGGED_OPEN",
     "answer_grammar",
     "build_grammar",
+    "continuation_grammar",
     "sanitized_schema",
     "text_only_grammar",
 ]
@@ -67,6 +68,21 @@ _TEXT_ONLY = (
     "root ::= prose-start any-char*\n"
     'prose-start ::= [^<{`r\\x00-\\x20] | "r" [^0-9]\n' + COMMON_RULES
 )
+
+
+def continuation_grammar(keys: Sequence[str]) -> str:
+    """More prose after an answer that ended, which must write one of ``keys`` before it ends.
+
+    It opens with a space or a new line, then prose as above; the keys are
+    values a result returned, so what the answer goes on to say is read, not
+    made up (left free, it went on with "The order status for r1 is pending").
+    """
+    key = " | ".join(json.dumps(k) for k in keys)
+    return (
+        "root ::= [ \\n]+ prose-start lead* key any-char*\n"
+        "lead ::= [^\\x00]\n"
+        f"key ::= {key}\n" + _TEXT_ONLY.split("\n", 1)[1]
+    )
 
 
 def text_only_grammar() -> str:

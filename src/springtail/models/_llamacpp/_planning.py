@@ -100,7 +100,7 @@ class Planner:
         choices: Sequence[ToolDefinition] = offer.tools if offer is not None else tools
         number = _first_number(view.plan.next_variable())
         truncated = False
-        retried = bridging = False
+        retried = bridging = redirected = False
         while len(lines) < MAX_LINES and not gen.cancel.is_set():
             variable = f"r{number}"
             # "r1 =", not "r1 = ": the model's next token carries its own space (" today"),
@@ -145,7 +145,10 @@ class Planner:
                 break  # the same call twice in one plan: the model is looping
             else:
                 verdict = policy.review(view, line, lines, tools)
-            if isinstance(verdict, Retry) and not retried:
+            # A retry that names the tools which take a value may follow a first retry: the
+            # second choice can be a near tool too (``find_patient(name="P-103")``).
+            if isinstance(verdict, Retry) and (not retried or (verdict.only and not redirected)):
+                redirected = redirected or bool(verdict.only)
                 # The line was a step too early, or the wrong tool: it is written again, in
                 # its place, without that tool.
                 # The new line is the model's second choice, not the step it meant to write:
@@ -153,6 +156,8 @@ class Planner:
                 # to list the patient's appointments before booking).
                 retried, bridging = True, False
                 choices = [d for d in choices if d.name != verdict.without]
+                if verdict.only:
+                    choices = [d for d in choices if d.name in verdict.only] or choices
                 wanted = verdict.wanted
                 continue
             if isinstance(verdict, Retry):
@@ -179,6 +184,7 @@ class Planner:
             tokens = tokens + head + list(body.tokens)
             bridged = bool(wanted) and not asked
             choices, wanted, retried, bridging = tools, frozenset(), False, False
+            redirected = False
             step = policy.next(view, lines, tools)
             if isinstance(step, Close):
                 break

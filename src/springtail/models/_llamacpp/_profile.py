@@ -94,6 +94,9 @@ class DecodingProfile:
         stop_repeats: Stop prose that repeats itself (the same run of tokens
             again and again), finish reason ``length``; a request turns it off
             with ``ChatOptions(extra={"stop_repeats": False})``.
+        state_results: An answer after results that states nothing a result
+            returned (none of its values with digits) goes on, at most this
+            many times: given four quotes, the 1.5B model ended after three.
     """
 
     plans: bool = False
@@ -106,10 +109,13 @@ class DecodingProfile:
     answer_tokens: int | None = None
     answer_cue: str | None = None
     stop_repeats: bool = False
+    state_results: int = 0
 
     def __post_init__(self) -> None:
         if self.answer_tokens is not None and self.answer_tokens < 1:
             raise ValueError(f"answer_tokens={self.answer_tokens} must be at least 1, or None.")
+        if self.state_results < 0:
+            raise ValueError(f"state_results={self.state_results} must be 0 or more.")
 
     def result_text(self, name: str, data: str, *, is_error: bool) -> str:
         """A tool's result as the model reads it in a JSON call's conversation."""
@@ -131,5 +137,6 @@ SMALL_MODEL_PROFILE = DecodingProfile(
     answer_tokens=512,
     answer_cue=ANSWER_CUE,
     stop_repeats=True,
+    state_results=2,
 )
 """The embedded presets' profile."""

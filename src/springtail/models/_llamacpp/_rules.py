@@ -29,12 +29,21 @@ from springtail.models._llamacpp._decisions import (
     Wait,
 )
 from springtail.models._llamacpp._plan import PlanLine, Ref, Template
-from springtail.models._llamacpp._values import invented, made_up, shape, uses
+from springtail.models._llamacpp._stubs import parameter_example
+from springtail.models._llamacpp._values import (
+    invented,
+    made_up,
+    named_choices,
+    normal,
+    shape,
+    uses,
+)
 from springtail.models._llamacpp._view import TurnView
 from springtail.tools._definition import ToolDefinition
 
 __all__ = [
     "DEFAULT_RULES",
+    "BeyondTheRequest",
     "BroadCallGivesWay",
     "CallShare",
     "FollowUpCallFloor",
@@ -44,6 +53,7 @@ __all__ = [
     "Rule",
     "UnknownToolAsProse",
     "UnusedValuesAskMore",
+    "ValueFitsElsewhere",
     "unused_values",
 ]
 
@@ -198,14 +208,23 @@ class RepeatAsProse(Rule):
         return Retry(line.tool, unused) if unused else Prose(without_tools=True)
 
 
+def request_wanted(view: TurnView, tools: Sequence[ToolDefinition]) -> frozenset[str]:
+    """The values the request gives its calls, with the tools' enum choices it names.
+
+    Its own values are ``RequestValues.wanted``; "a checkup and a
+    consultation" also names two choices of a ``visit_type`` (``named_choices``).
+    """
+    return view.values.wanted | named_choices(view.request, [d.input_schema for d in tools])
+
+
 def unused_values(
     view: TurnView, written: Sequence[PlanLine], tools: Sequence[ToolDefinition]
 ) -> frozenset[str]:
-    """The request's values (``RequestValues.wanted``) that no call of this turn carries.
+    """The request's values (``request_wanted``) that no call of this turn carries.
 
     Counted over the calls made since the request, the plan's lines and ``written``.
     """
-    wanted = view.values.wanted
+    wanted = request_wanted(view, tools)
     if not wanted:
         return frozenset()
     used: set[str] = set()
@@ -260,6 +279,117 @@ class UnusedValuesAskMore(Rule):
             return None
         unused = unused_values(view, written, tools)
         return More(unused) if unused else None
+
+
+@dataclass(frozen=True)
+class BeyondTheRequest(Rule):
+    """Once every value the request gave is carried, a line that carries none of them ends the plan.
+
+    The 1.5B model runs past a request it has covered: "What have I got on
+    March 16, 17 and 18, 2026?" listed the three days, then searched for
+    ``"March"``, ``"16"`` … ``"2026"``; a request for two weekdays and two
+    days' events went on to searches for ``"meeting"`` and ``"party"``. A
+    line that takes an earlier result is a step of a chain, and a call
+    without values ("and show me the list") asks for nothing the request
+    should have given: both stay.
+    """
+
+    def review(
+        self,
+        view: TurnView,
+        line: PlanLine,
+        written: Sequence[PlanLine],
+        tools: Sequence[ToolDefinition],
+    ) -> Review | None:
+        """The plan's end for a later line past the request's values; else pass."""
+        wanted = request_wanted(view, tools)
+        if not written or line.refs or not wanted:
+            return None
+        schema = _schema(tools, line.tool)
+        arguments = literal_arguments(line)
+        if not _texts(arguments, schema):
+            return None
+        if unused_values(view, written, tools) or uses(arguments, wanted, schema):
+            return None
+        return Drop()
+
+
+def _texts(arguments: Mapping[str, Any], schema: Mapping[str, Any] | None) -> list[str]:
+    """The arguments' top-level values that are not the schema's defaults, as text."""
+    properties = (schema or {}).get("properties") or {}
+    texts = []
+    for name, value in arguments.items():
+        spec = properties.get(name)
+        if value is None or (isinstance(spec, Mapping) and spec.get("default") == value):
+            continue
+        texts.append(str(value))
+    return texts
+
+
+@dataclass(frozen=True)
+class ValueFitsElsewhere(Rule):
+    """A request's id or date written into a parameter it does not fit: a near tool was picked.
+
+    Each parameter's example (the schema's ``examples``, or the ``e.g.`` of
+    its description) gives the shape of its values: ``P-101`` is the letter
+    P, a dash and digits (``D-1`` is another shape). Asked "Send patient
+    P-103 an e-mail", the model searched patients by name for ``"P-103"``
+    next to a lookup by id whose example has that shape, and the booking or
+    message then took "No patient matches". A value that fits its own
+    parameter, or one another tool takes under the same parameter name, is
+    left alone. The line is written again with only the tools whose
+    parameters fit, and must carry the value; this retry may follow another
+    (the second choice after a step too early was the search).
+    """
+
+    def review(
+        self,
+        view: TurnView,
+        line: PlanLine,
+        written: Sequence[PlanLine],
+        tools: Sequence[ToolDefinition],
+    ) -> Review | None:
+        """``Retry`` without the line's tool when a value fits only another tool's parameter."""
+        schema = _schema(tools, line.tool)
+        properties: Mapping[str, Any] = (schema or {}).get("properties") or {}
+        for name, value in literal_arguments(line).items():
+            if not isinstance(value, str):
+                continue
+            text = normal(value)
+            if text not in view.values.literals or shape(text) == "number":
+                continue
+            if not any(c.isdigit() for c in text) or _fits(text, properties.get(name)):
+                continue
+            elsewhere = {
+                (other.name, parameter)
+                for other in tools
+                if other.name != line.tool
+                for parameter, spec in (other.input_schema.get("properties") or {}).items()
+                if _fits(text, spec)
+            }
+            if elsewhere and all(parameter != name for _, parameter in elsewhere):
+                takers = frozenset(tool for tool, _ in elsewhere)
+                return Retry(line.tool, frozenset({text}), only=takers)
+        return None
+
+
+def _fits(value: str, spec: Any) -> bool:
+    """Whether a normalised value has the shape of a parameter's pattern or example."""
+    if not isinstance(spec, Mapping):
+        return False
+    pattern = spec.get("pattern")
+    if isinstance(pattern, str):
+        try:
+            return re.search(pattern, value, re.IGNORECASE) is not None
+        except re.error:
+            return False
+    example = parameter_example(spec)
+    return example is not None and _signature(example) == _signature(value)
+
+
+def _signature(value: str) -> str:
+    """An id's letters as written and its digits as runs: ``P-101`` is ``P-9``, not ``D-9``."""
+    return re.sub(r"\d+", "9", value.strip().upper())
 
 
 @dataclass(frozen=True)
@@ -364,7 +494,9 @@ DEFAULT_RULES: tuple[Rule, ...] = (
     FollowUpCallFloor(),
     UnknownToolAsProse(),
     RepeatAsProse(),
+    ValueFitsElsewhere(),
     MadeUpValues(),
+    BeyondTheRequest(),
     BroadCallGivesWay(),
     UnusedValuesAskMore(),
 )

@@ -23,7 +23,7 @@ from typing import Any
 
 from springtail.tools._definition import ToolDefinition
 
-__all__ = ["tool_example", "tool_stubs"]
+__all__ = ["parameter_example", "tool_example", "tool_stubs"]
 
 _SCALARS = {"string": "str", "integer": "int", "number": "float", "boolean": "bool", "null": "None"}
 
@@ -179,6 +179,15 @@ def _unique(items: Any) -> list[str]:
 _EXAMPLE = re.compile(r"e\.g\.\s*([^\s,;)]+)")
 
 
+def parameter_example(spec: Mapping[str, Any]) -> str | None:
+    """A parameter's example as text: the schema's ``examples``, or its description's ``e.g.``."""
+    examples = spec.get("examples")
+    if isinstance(examples, list) and examples and not isinstance(examples[0], Mapping | list):
+        return str(examples[0])
+    match = _EXAMPLE.search(str(spec.get("description") or ""))
+    return match.group(1).rstrip(".") if match else None
+
+
 def tool_example(definitions: Sequence[ToolDefinition]) -> str | None:
     """A two-line plan over two of ``definitions`` that passes a result on, or ``None``.
 
@@ -217,10 +226,9 @@ def _example_values(definition: ToolDefinition) -> dict[str, str]:
         if spec.get("enum"):
             values[name] = _literal(spec["enum"][0])
             continue
-        match = _EXAMPLE.search(str(spec.get("description") or ""))
-        if not match:
+        text = parameter_example(spec)
+        if text is None:
             return {}
-        text = match.group(1).rstrip(".")
         is_number = re.fullmatch(r"-?\d+(\.\d+)?", text) is not None
         kind = spec.get("type")
         values[name] = text if is_number and kind in ("integer", "number", None) else _literal(text)

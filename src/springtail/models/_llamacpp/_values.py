@@ -387,7 +387,47 @@ def names(text: str) -> Literals:
 
     "Order 5 of SKU-9 for Dana Cruz and message Sam" gives ``dana cruz`` and
     ``sam``; the sentence's first word, and any word after a full stop, is
-    capitalised for grammar and is left out.
+    capitalised for grammar and is left out, and so is the month of a date
+    in words ("on March 16" is a date, not a name to carry).
     """
-    found = {m.group().lower() for m in _NAME.finditer(text)}
+    lowered = text.lower()
+    dates = [span for span, _ in _worded_dates(lowered)] if len(lowered) == len(text) else []
+    found = {
+        m.group().lower()
+        for m in _NAME.finditer(text)
+        if not any(start <= m.start() < end for start, end in dates)
+    }
     return frozenset(n for n in found if len(n) >= 3 and n not in _NOT_NAMES)
+
+
+def named_choices(request: str, schemas: Iterable[Mapping[str, Any]]) -> Literals:
+    """The enum values of the tools' parameters that the request names, as words.
+
+    "What a checkup and a consultation cost" names two values of a
+    ``visit_type`` enum: the calls should carry both. A value is named as a
+    whole word, case and hyphens aside ("e-mail" names ``email``); values
+    shorter than three letters, and a parameter's default (a call carries it
+    without writing it), are left out.
+    """
+    text = " " + re.sub(r"[^a-z0-9]+", " ", request.lower().replace("-", "")) + " "
+    found: set[str] = set()
+    for schema in schemas:
+        for spec in (schema.get("properties") or {}).values():
+            default = spec.get("default") if isinstance(spec, Mapping) else None
+            for choice in _choices(spec):
+                if choice == default:
+                    continue  # a call carries it without writing it
+                words = re.sub(r"[^a-z0-9]+", " ", choice.lower().replace("-", "")).strip()
+                if len(words) >= 3 and f" {words} " in text:
+                    found.add(normal(choice))
+    return frozenset(found)
+
+
+def _choices(spec: object) -> list[str]:
+    """A parameter's enum values that are text, also under ``anyOf`` (an optional enum)."""
+    if not isinstance(spec, Mapping):
+        return []
+    choices = [c for c in spec.get("enum") or () if isinstance(c, str)]
+    for option in spec.get("anyOf") or ():
+        choices.extend(_choices(option))
+    return choices

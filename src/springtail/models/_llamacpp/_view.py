@@ -39,8 +39,8 @@ class TurnView:
     """The request comes after an answer in the conversation."""
     context: str = ""
     """Every text of the conversation: system prompt, messages, call arguments and results."""
-    results: str = ""
-    """What the tools returned since the last user message."""
+    answered: tuple[str, ...] = ()
+    """What the tools returned without an error since the last user message, in order."""
     plan: PlanState = field(default_factory=PlanState)
     """Where this turn's plan stands."""
 
@@ -101,7 +101,7 @@ class TurnView:
                 continue
             if isinstance(message, ToolResponseMessage):
                 succeeded.update(r.name for r in message.responses if not r.is_error)
-                results.extend(r.response_data for r in message.responses)
+                results[:0] = [r.response_data for r in message.responses if not r.is_error]
             elif isinstance(message, AssistantMessage):
                 for call in message.tool_calls:
                     try:
@@ -115,7 +115,7 @@ class TurnView:
             frozenset(succeeded),
             follow_up,
             "\n".join(texts),
-            "\n".join(reversed(results)),
+            tuple(results),
             PlanState.of(messages),
         )
 

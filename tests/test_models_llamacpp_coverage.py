@@ -1,0 +1,95 @@
+"""Answers that state every result: the check, and the answer going on on a scripted runtime."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from fake_llama import FakeRuntime, FakeTool, replies, schema
+from springtail.messages import (
+    AssistantMessage,
+    ChatOptions,
+    Prompt,
+    ToolCall,
+    ToolResponse,
+    ToolResponseMessage,
+    UserMessage,
+)
+from springtail.models._llamacpp import LlamaCppChatModel, SmallModelPolicy
+from springtail.models._llamacpp._coverage import unstated
+from springtail.models._llamacpp._plan import LINES_KEY, PLAN_KEY
+from springtail.tools._definition import ToolDefinition
+
+ASKED = "Quote shipping for a 2 kg and a 6 kg parcel."
+QUOTES = ["Shipping 2 kg: 19.00 EUR.", "Shipping 6 kg: 31.50 EUR."]
+
+
+def test_a_result_is_stated_by_any_of_its_new_values() -> None:
+    assert unstated("It costs 19 EUR and 31.50 EUR.", QUOTES, ASKED) == []
+    assert unstated("The 2 kg parcel costs 19.00 EUR.", QUOTES, ASKED) == [QUOTES[1]]
+    # The weights the request gave say nothing of a result.
+    assert unstated("Parcels of 2 kg and 6 kg.", QUOTES, ASKED) == QUOTES
+
+
+def test_a_result_without_new_values_counts_as_stated() -> None:
+    assert unstated("It is a Friday.", ["Friday", "No events on 2026-03-16."], "2026-03-16") == []
+
+
+def test_a_time_is_stated_without_its_leading_zero() -> None:
+    assert unstated("There is a free slot at 9:30.", ["Free: 09:30-11:00"], "") == []
+    assert unstated("There is a free slot.", ["Free: 09:30-11:00"], "") == ["Free: 09:30-11:00"]
+
+
+QUOTE = ToolDefinition("quote", "A shipping quote.", schema(weight_kg={"type": "number"}))
+
+
+def _answered() -> list[object]:
+    calls = (
+        ToolCall("c1", "quote", '{"weight_kg": 2}'),
+        ToolCall("c2", "quote", '{"weight_kg": 6}'),
+    )
+    return [
+        UserMessage(ASKED),
+        AssistantMessage(
+            "",
+            calls,
+            {
+                PLAN_KEY: ["r1 = quote(weight_kg=2)", "r2 = quote(weight_kg=6)"],
+                LINES_KEY: ["r1", "r2"],
+            },
+        ),
+        ToolResponseMessage(
+            (ToolResponse("c1", "quote", QUOTES[0]), ToolResponse("c2", "quote", QUOTES[1]))
+        ),
+    ]
+
+
+SHORT = "The 2 kg parcel costs 19.00 EUR."
+WHOLE = SHORT + " The 6 kg parcel costs 31.50 EUR."
+
+
+def _answer(policy: SmallModelPolicy, then: str = WHOLE) -> tuple[str, str | None]:
+    # The model would end after the first quote, and would go on to ``then`` if it had to.
+    model = LlamaCppChatModel._over(FakeRuntime(replies((SHORT, 9.0), (then, 8.0))), policy=policy)
+    options = ChatOptions(tool_callbacks=(FakeTool(QUOTE),))
+    result = model.call(Prompt(_answered(), options)).result  # type: ignore[arg-type]
+    assert result is not None
+    return result.output.text, result.metadata.finish_reason
+
+
+def test_an_answer_that_leaves_a_result_out_goes_on_to_state_it() -> None:
+    text, finish = _answer(SmallModelPolicy())
+    assert text == WHOLE
+    assert finish == "stop"
+
+
+def test_without_state_results_the_answer_ends_where_the_model_ends_it() -> None:
+    policy = SmallModelPolicy()
+    plain = SmallModelPolicy(rules=policy.rules, profile=replace(policy.profile, state_results=0))
+    text, _ = _answer(plain)
+    assert text == SHORT
+
+
+def test_an_answer_that_goes_on_without_ending_a_sentence_keeps_what_it_had() -> None:
+    text, finish = _answer(SmallModelPolicy(), then=SHORT + " And" + " so on" * 40)
+    assert text == SHORT
+    assert finish == "stop"
