@@ -12,7 +12,11 @@ from typing import Any
 
 import pytest
 
-from springtail.models._llamacpp._grammar import build_grammar, text_only_grammar
+from springtail.models._llamacpp._grammar import (
+    build_grammar,
+    continuation_grammar,
+    text_only_grammar,
+)
 from springtail.tools._definition import ToolDefinition
 
 llama_cpp = pytest.importorskip("llama_cpp")
@@ -162,7 +166,18 @@ def test_the_text_only_grammar_refuses_every_call_shape(vocab: Any) -> None:
     assert not accepts(vocab, grammar, CALL)
     # Nor a plan line: stopped from planning, the model wrote its next call as the answer.
     assert not accepts(vocab, grammar, 'r5 = order_status(order_id="O-1001")')
+    assert not accepts(vocab, grammar, 'r = find_patient(name="P-103")')
+    assert not accepts(vocab, grammar, 'r-5 = order_status(order_id="O-1001")')
     assert accepts(vocab, grammar, "ready: order O-1001 is placed.")
+
+
+def test_an_answer_that_goes_on_must_write_one_of_the_values_it_left_out(vocab: Any) -> None:
+    grammar = continuation_grammar(["31.50", "09:30"])
+    assert accepts(vocab, grammar, " The 6 kg parcel costs 31.50 EUR.")
+    assert accepts(vocab, grammar, "\n\nThe slot starts at 09:30.")
+    assert not accepts(vocab, grammar, " The order status for r1 is pending.")
+    assert not accepts(vocab, grammar, " It came from `quote(weight_kg=6)`: 31.50 EUR.")
+    assert not accepts(vocab, grammar, "The slot starts at 09:30.")  # no space: not a new sentence
 
 
 def test_arguments_follow_the_schema_property_order(vocab: Any) -> None:

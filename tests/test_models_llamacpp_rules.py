@@ -619,3 +619,42 @@ def test_a_plan_that_runs_past_its_request_stops_there_end_to_end() -> None:
     )
     ran_on = ask(replies((past, 9.0)), [asked], policy=without, tools=MEMBERS)
     assert [c.name for c in ran_on.tool_calls] == ["member_record", "member_search"]
+
+
+def test_an_enum_choice_the_request_names_is_wanted_until_a_line_carries_it() -> None:
+    price = ToolDefinition(
+        "visit_price",
+        "The price of a visit.",
+        schema(visit_type={"type": "string", "enum": ["checkup", "consultation"]}),
+    )
+    asked = view(UserMessage("What do a checkup and a consultation cost?"))
+    first = line('r1 = visit_price(visit_type="checkup")')
+    assert unused_values(asked, [first], (price,)) == {"consultation"}
+    assert UnusedValuesAskMore().next(asked, [first], (price,)) == More(frozenset({"consultation"}))
+
+
+def test_a_named_default_is_carried_by_any_call_of_its_tool() -> None:
+    send = ToolDefinition(
+        "send_message",
+        "Send a message.",
+        schema(
+            to={"type": "string"},
+            channel={"type": "string", "enum": ["email", "sms"], "default": "email"},
+        ),
+    )
+    asked = view(UserMessage("Send Sam an e-mail."))
+    assert unused_values(asked, [], (send,)) == {"sam", "email"}
+    assert unused_values(asked, [line('r1 = send_message(to="Sam")')], (send,)) == frozenset()
+
+
+def test_an_argument_that_repeats_the_request_is_a_step_too_early() -> None:
+    note = ToolDefinition(
+        "add_note", "Save a note.", schema(title={"type": "string"}, text={"type": "string"})
+    )
+    request = "Copy my groceries note into a new note called 'Sunday shopping'."
+    parroted = line(f'r1 = add_note(title="Sunday shopping", text="{request}")')
+    assert MadeUpValues().review(view(UserMessage(request)), parroted, [], (note, *TOOLS)) == Retry(
+        "add_note"
+    )
+    quoted = line('r1 = add_note(title="Sunday shopping", text="milk")')
+    assert MadeUpValues().review(view(UserMessage(request)), quoted, [], (note, *TOOLS)) is None

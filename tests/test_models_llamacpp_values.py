@@ -6,10 +6,12 @@ from springtail.models._llamacpp._values import (
     Known,
     RequestValues,
     carries,
+    defaults,
     grounded,
     invented,
     literals,
     made_up,
+    named_choices,
     names,
     normal,
     shape,
@@ -143,3 +145,25 @@ def test_names_are_capitalised_words_inside_a_sentence_not_its_first_word() -> N
 def test_the_month_of_a_date_in_words_is_not_a_name() -> None:
     assert names("What have I got on March 16, 17 and 18, 2026?") == frozenset()
     assert names("Book Tom Becker on March 19") == {"tom becker"}
+
+
+VISIT = {
+    "properties": {
+        "visit_type": {"enum": ["checkup", "consultation", "x-ray"]},
+        "channel": {"anyOf": [{"enum": ["email", "sms"]}, {"type": "null"}]},
+        "speed": {"enum": ["standard", "express"], "default": "standard"},
+    }
+}
+
+
+def test_the_enum_choices_a_request_names_are_its_values() -> None:
+    asked = "Tell me what a checkup and an X-ray cost, by e-mail."
+    assert named_choices(asked, [VISIT]) == {"checkup", "x-ray", "email"}
+    # A whole word only; a default is named too (any call of its tool carries it).
+    assert named_choices("A consultations list, standard please.", [VISIT]) == {"standard"}
+
+
+def test_a_call_carries_its_text_defaults_unless_it_writes_another_value() -> None:
+    assert defaults({}, VISIT) == {"standard"}
+    assert defaults({"speed": "standard"}, VISIT) == {"standard"}
+    assert defaults({"speed": "express"}, VISIT) == frozenset()

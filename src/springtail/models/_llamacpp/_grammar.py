@@ -62,11 +62,11 @@ any-char ::= [^\x00]
 
 # After tool results the answer is prose: opening with a code fence or a tag,
 # the model drifts into code or XML about the results instead of stating them.
-# Nor may it open as a plan line ("r5 = order_status(...)"): a turn stopped from
-# planning more wrote its next call as the answer.
+# Nor may it open as a plan line ("r5 = order_status(...)", "r = ...", "r-5 = ..."):
+# a turn stopped from planning more wrote its next call as the answer.
 _TEXT_ONLY = (
     "root ::= prose-start any-char*\n"
-    'prose-start ::= [^<{`r\\x00-\\x20] | "r" [^0-9]\n' + COMMON_RULES
+    'prose-start ::= [^<{`r\\x00-\\x20] | "r" [^0-9 =_\\-]\n' + COMMON_RULES
 )
 
 
@@ -76,11 +76,13 @@ def continuation_grammar(keys: Sequence[str]) -> str:
     It opens with a space or a new line, then prose as above; the keys are
     values a result returned, so what the answer goes on to say is read, not
     made up (left free, it went on with "The order status for r1 is pending").
+    No backtick or underscore: made to state today's date, it quoted the call
+    (```days_between(start=...)```).
     """
     key = " | ".join(json.dumps(k) for k in keys)
     return (
-        "root ::= [ \\n]+ prose-start lead* key any-char*\n"
-        "lead ::= [^\\x00]\n"
+        "root ::= [ \\n]+ prose-start lead* key lead*\n"
+        "lead ::= [^\\x00`_]\n"
         f"key ::= {key}\n" + _TEXT_ONLY.split("\n", 1)[1]
     )
 

@@ -31,6 +31,7 @@ from springtail.models._llamacpp._decisions import (
 from springtail.models._llamacpp._plan import PlanLine, Ref, Template
 from springtail.models._llamacpp._stubs import parameter_example
 from springtail.models._llamacpp._values import (
+    defaults,
     invented,
     made_up,
     named_choices,
@@ -230,9 +231,12 @@ def unused_values(
     used: set[str] = set()
     for name, arguments in view.call_arguments():
         used |= uses(arguments, wanted, _schema(tools, name))
+        used |= defaults(arguments, _schema(tools, name)) & wanted
     planned = view.plan.plan.lines if view.plan.plan is not None else ()
     for line in (*planned, *written):
-        used |= uses(literal_arguments(line), wanted, _schema(tools, line.tool))
+        arguments = literal_arguments(line)
+        used |= uses(arguments, wanted, _schema(tools, line.tool))
+        used |= defaults(dict(line.arguments), _schema(tools, line.tool)) & wanted
     return wanted - used
 
 
@@ -407,6 +411,10 @@ class MadeUpValues(Rule):
     first line looks the value up; a retried line that invents again is
     answered in prose.
 
+    An argument whose text is the request itself (``add_note(text="Copy my
+    groceries note …")``) was not read either: the note's text is a step
+    away.
+
     A later line with such a value either computed it ahead or filled a slot
     the request gave no value for. When the line also carries a request value
     no earlier line carries, the request asked for it and the model computed
@@ -427,7 +435,7 @@ class MadeUpValues(Rule):
     ) -> Review | None:
         """Prose for an invented first line; a wait or the plan's end for a later one."""
         arguments, schema = literal_arguments(line), _schema(tools, line.tool)
-        made = invented(arguments, view.known, schema)
+        made = invented(arguments, view.known, schema) | _parroted(arguments, view.request)
         if not made:
             return None
         if not written:
@@ -435,6 +443,24 @@ class MadeUpValues(Rule):
                 return Prose(without_tools=True)
             return Retry(line.tool)
         return Wait(made) if _adds_request_values(view, line, written, tools) else Drop()
+
+
+def _parroted(arguments: Mapping[str, Any], request: str) -> frozenset[str]:
+    """The arguments whose text is the request itself: a placeholder, not a value read.
+
+    "Copy my groceries note into a new note called 'Sunday shopping'" became
+    ``add_note(title="Sunday shopping", text="Copy my groceries note …")``.
+    """
+    said = " ".join(request.lower().split())
+    if len(said) < 20:
+        return frozenset()
+    return frozenset(
+        name
+        for name, value in arguments.items()
+        if isinstance(value, str)
+        and len(" ".join(value.lower().split())) >= 0.8 * len(said)
+        and " ".join(value.lower().split()) in said
+    )
 
 
 def _adds_request_values(

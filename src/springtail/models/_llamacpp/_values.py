@@ -406,17 +406,14 @@ def named_choices(request: str, schemas: Iterable[Mapping[str, Any]]) -> Literal
     "What a checkup and a consultation cost" names two values of a
     ``visit_type`` enum: the calls should carry both. A value is named as a
     whole word, case and hyphens aside ("e-mail" names ``email``); values
-    shorter than three letters, and a parameter's default (a call carries it
-    without writing it), are left out.
+    shorter than three letters are left out. A parameter's default is named
+    too: any call of its tool carries it (``defaults``).
     """
     text = " " + re.sub(r"[^a-z0-9]+", " ", request.lower().replace("-", "")) + " "
     found: set[str] = set()
     for schema in schemas:
         for spec in (schema.get("properties") or {}).values():
-            default = spec.get("default") if isinstance(spec, Mapping) else None
             for choice in _choices(spec):
-                if choice == default:
-                    continue  # a call carries it without writing it
                 words = re.sub(r"[^a-z0-9]+", " ", choice.lower().replace("-", "")).strip()
                 if len(words) >= 3 and f" {words} " in text:
                     found.add(normal(choice))
@@ -431,3 +428,14 @@ def _choices(spec: object) -> list[str]:
     for option in spec.get("anyOf") or ():
         choices.extend(_choices(option))
     return choices
+
+
+def defaults(arguments: Mapping[str, Any], schema: Mapping[str, Any] | None) -> Literals:
+    """The text defaults a call carries without writing them (or writing them as they are)."""
+    carried = set()
+    for name, spec in ((schema or {}).get("properties") or {}).items():
+        if not isinstance(spec, Mapping) or not isinstance(spec.get("default"), str):
+            continue
+        if name not in arguments or arguments[name] == spec["default"]:
+            carried.add(normal(spec["default"]))
+    return frozenset(carried)
