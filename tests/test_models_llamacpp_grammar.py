@@ -177,6 +177,7 @@ def test_an_answer_that_goes_on_must_write_one_of_the_values_it_left_out(vocab: 
     assert accepts(vocab, grammar, "\n\nThe slot starts at 09:30.")
     assert not accepts(vocab, grammar, " The order status for r1 is pending.")
     assert not accepts(vocab, grammar, " It came from `quote(weight_kg=6)`: 31.50 EUR.")
+    assert not accepts(vocab, grammar, " From <function-name>quote: 31.50 EUR.")
     assert not accepts(vocab, grammar, "The slot starts at 09:30.")  # no space: not a new sentence
 
 

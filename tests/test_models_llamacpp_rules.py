@@ -44,7 +44,7 @@ from springtail.models._llamacpp import (
     Wait,
 )
 from springtail.models._llamacpp._plan import LINES_KEY, PLAN_KEY
-from springtail.models._llamacpp._rules import unused_values
+from springtail.models._llamacpp._rules import line_carries, unused_values
 from springtail.tools._definition import ToolDefinition
 
 WEEKDAY = ToolDefinition(
@@ -645,6 +645,12 @@ def test_a_named_default_is_carried_by_any_call_of_its_tool() -> None:
     asked = view(UserMessage("Send Sam an e-mail."))
     assert unused_values(asked, [], (send,)) == {"sam", "email"}
     assert unused_values(asked, [line('r1 = send_message(to="Sam")')], (send,)) == frozenset()
+    # An offer that wants the channel takes a message that leaves it at its default.
+    sms = line('r1 = send_message(to="Sam", channel="sms")')
+    assert line_carries(
+        line('r1 = send_message(to="Sam")'), frozenset({"email"}), send.input_schema
+    )
+    assert not line_carries(sms, frozenset({"email"}), send.input_schema)
 
 
 def test_an_argument_that_repeats_the_request_is_a_step_too_early() -> None:

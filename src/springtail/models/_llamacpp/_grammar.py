@@ -76,13 +76,13 @@ def continuation_grammar(keys: Sequence[str]) -> str:
     It opens with a space or a new line, then prose as above; the keys are
     values a result returned, so what the answer goes on to say is read, not
     made up (left free, it went on with "The order status for r1 is pending").
-    No backtick or underscore: made to state today's date, it quoted the call
-    (```days_between(start=...)```).
+    No backtick, underscore or tag: made to state today's date, it quoted the
+    call (```days_between(start=...)```, then ``<function-name>days-...``).
     """
     key = " | ".join(json.dumps(k) for k in keys)
     return (
         "root ::= [ \\n]+ prose-start lead* key lead*\n"
-        "lead ::= [^\\x00`_]\n"
+        "lead ::= [^\\x00`_<]\n"
         f"key ::= {key}\n" + _TEXT_ONLY.split("\n", 1)[1]
     )
 

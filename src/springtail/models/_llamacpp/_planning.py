@@ -48,8 +48,7 @@ from springtail.models._llamacpp._plan import (
 from springtail.models._llamacpp._plan_grammar import line_grammar, value_grammar
 from springtail.models._llamacpp._policy import ToolPolicy
 from springtail.models._llamacpp._reply import Reply
-from springtail.models._llamacpp._rules import literal_arguments
-from springtail.models._llamacpp._values import uses
+from springtail.models._llamacpp._rules import line_carries
 from springtail.models._llamacpp._view import TurnView
 from springtail.tools._definition import ToolDefinition
 
@@ -135,7 +134,7 @@ class Planner:
             if line is None:
                 break
             asked = bool(wanted) and not (bridging and bool(line.refs))
-            if asked and not uses(literal_arguments(line), wanted, _schema(choices, line.tool)):
+            if asked and not line_carries(line, wanted, _schema(choices, line.tool)):
                 # The line the policy asked for does not carry what it was asked for (often it
                 # repeats the line before): once, it is written again without that tool.
                 if retried:

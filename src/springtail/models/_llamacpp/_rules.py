@@ -209,6 +209,14 @@ class RepeatAsProse(Rule):
         return Retry(line.tool, unused) if unused else Prose(without_tools=True)
 
 
+def line_carries(
+    line: PlanLine, wanted: frozenset[str], schema: Mapping[str, Any] | None
+) -> set[str]:
+    """The values of ``wanted`` a line carries: written, or as a default it leaves as it is."""
+    carried = uses(literal_arguments(line), wanted, schema)
+    return carried | (defaults(dict(line.arguments), schema) & wanted)
+
+
 def request_wanted(view: TurnView, tools: Sequence[ToolDefinition]) -> frozenset[str]:
     """The values the request gives its calls, with the tools' enum choices it names.
 
@@ -234,9 +242,7 @@ def unused_values(
         used |= defaults(arguments, _schema(tools, name)) & wanted
     planned = view.plan.plan.lines if view.plan.plan is not None else ()
     for line in (*planned, *written):
-        arguments = literal_arguments(line)
-        used |= uses(arguments, wanted, _schema(tools, line.tool))
-        used |= defaults(dict(line.arguments), _schema(tools, line.tool)) & wanted
+        used |= line_carries(line, wanted, _schema(tools, line.tool))
     return wanted - used
 
 
