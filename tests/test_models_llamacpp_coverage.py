@@ -67,10 +67,12 @@ SHORT = "The 2 kg parcel costs 19.00 EUR."
 WHOLE = SHORT + " The 6 kg parcel costs 31.50 EUR."
 
 
-def _answer(policy: SmallModelPolicy, then: str = WHOLE) -> tuple[str, str | None]:
+def _answer(
+    policy: SmallModelPolicy, then: str = WHOLE, *, tools: bool = True
+) -> tuple[str, str | None]:
     # The model would end after the first quote, and would go on to ``then`` if it had to.
     model = LlamaCppChatModel._over(FakeRuntime(replies((SHORT, 9.0), (then, 8.0))), policy=policy)
-    options = ChatOptions(tool_callbacks=(FakeTool(QUOTE),))
+    options = ChatOptions(tool_callbacks=(FakeTool(QUOTE),) if tools else ())
     result = model.call(Prompt(_answered(), options)).result  # type: ignore[arg-type]
     assert result is not None
     return result.output.text, result.metadata.finish_reason
@@ -93,3 +95,9 @@ def test_an_answer_that_goes_on_without_ending_a_sentence_keeps_what_it_had() ->
     text, finish = _answer(SmallModelPolicy(), then=SHORT + " And" + " so on" * 40)
     assert text == SHORT
     assert finish == "stop"
+
+
+def test_an_answer_written_without_the_tools_states_each_result_too() -> None:
+    # support-bot's last step answers with the tools taken away: the same answer path.
+    text, _ = _answer(SmallModelPolicy(), tools=False)
+    assert text == WHOLE

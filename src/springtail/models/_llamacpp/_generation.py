@@ -80,6 +80,10 @@ class Generator:
         """Generate one reply: prose, or calls."""
         decoder = self.decoder
         if not tools:
+            if self.answer_grammar is None and decoder.profile.plans and self.view.has_results:
+                # An answer written without the tools (support-bot's last step) reads a
+                # conversation of plans too: it may not open as a plan line ("r 5 = ...").
+                return self.prose()
             return decoder.finish(decoder.generate(self.answer_grammar, reply=True, answer=True))
         if self.answer_grammar is not None and decoder.open_token is not None:
             # A JSON answer opens like a call's body, so only the model's own call
