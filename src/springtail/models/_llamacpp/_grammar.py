@@ -62,11 +62,12 @@ any-char ::= [^\x00]
 
 # After tool results the answer is prose: opening with a code fence or a tag,
 # the model drifts into code or XML about the results instead of stating them.
-# Nor may it open as a plan line ("r5 = order_status(...)", "r = ...", "r-5 = ..."):
+# Nor may it open as a plan line ("r5 = order_status(...)", "r = ...", "r-5 = ...",
+# "r" and a new line):
 # a turn stopped from planning more wrote its next call as the answer.
 _TEXT_ONLY = (
     "root ::= prose-start any-char*\n"
-    'prose-start ::= [^<{`r\\x00-\\x20] | "r" [^0-9 =_\\-]\n' + COMMON_RULES
+    'prose-start ::= [^<{`r\\x00-\\x20] | "r" [^0-9=_\\-\\x00-\\x20]\n' + COMMON_RULES
 )
 
 
