@@ -664,3 +664,15 @@ def test_an_argument_that_repeats_the_request_is_a_step_too_early() -> None:
     )
     quoted = line('r1 = add_note(title="Sunday shopping", text="milk")')
     assert MadeUpValues().review(view(UserMessage(request)), quoted, [], (note, *TOOLS)) is None
+
+
+def test_a_choice_that_names_a_tool_is_the_request_s_verb_not_a_value() -> None:
+    calculate = ToolDefinition(
+        "calculate",
+        "Two numbers.",
+        schema(operation={"type": "string", "enum": ["add", "multiply"]}, left={"type": "number"}),
+    )
+    todo = ToolDefinition("todo_add", "Add a to-do.", schema(title={"type": "string"}))
+    asked = view(UserMessage("Reserve 2 units and add that as a to-do."))
+    assert "add" not in unused_values(asked, [], (calculate, todo))
+    assert "add" in unused_values(asked, [], (calculate,))

@@ -222,8 +222,14 @@ def request_wanted(view: TurnView, tools: Sequence[ToolDefinition]) -> frozenset
 
     Its own values are ``RequestValues.wanted``; "a checkup and a
     consultation" also names two choices of a ``visit_type`` (``named_choices``).
+    A choice that is a word of a tool's name is left out: there the request
+    names the tool.
     """
-    return view.values.wanted | named_choices(view.request, [d.input_schema for d in tools])
+    choices = named_choices(view.request, [d.input_schema for d in tools])
+    # A choice that is also a word of a tool's name is the request's verb for that tool
+    # ("add that as a to-do" names ``todo_add``, not ``calculate``'s ``add``).
+    verbs = frozenset().union(*(name_words(d.name) for d in tools))
+    return view.values.wanted | (choices - verbs)
 
 
 def unused_values(
