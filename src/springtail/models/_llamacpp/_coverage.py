@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from springtail.models._llamacpp._values import Literals, literals, normal
+from springtail.models._llamacpp._values import Literals, literals, normal, value_tokens
 
 __all__ = ["news", "unstated"]
 
@@ -49,16 +49,13 @@ def news(results: Sequence[str], given: str) -> list[str]:
     echoed = _with_digits(literals(given))
     spelled: list[str] = []
     for result in results:
-        for token in _SPELLED.findall(result):
+        for token in value_tokens(result):
             token = token.rstrip(".")
             if any(c.isdigit() for c in token) and normal(token) not in echoed:
                 spelled.append(token)
                 if _TIME.fullmatch(token) and token.startswith("0"):
                     spelled.append(token[1:])
     return list(dict.fromkeys(spelled))
-
-
-_SPELLED = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:/@+-]*[A-Za-z0-9]|\d")
 
 
 def _with_digits(values: Literals) -> Literals:

@@ -150,7 +150,11 @@ class Generator:
         """
         decoder, view = self.decoder, self.view
         reply = decoder.finish(attempt)
-        if attempt.finish_reason != "stop" or not view.answered:
+        if (
+            attempt.finish_reason != "stop"
+            or not view.answered
+            or not decoder.profile.state_results
+        ):
             return reply
         context = list(decoder.tokens if tokens is None else tokens) + list(attempt.tokens)
         text = attempt.text

@@ -31,6 +31,7 @@ from springtail.models._llamacpp._decisions import (
 from springtail.models._llamacpp._plan import PlanLine, Ref, Template
 from springtail.models._llamacpp._stubs import parameter_example
 from springtail.models._llamacpp._values import (
+    argument_values,
     defaults,
     invented,
     made_up,
@@ -323,23 +324,11 @@ class BeyondTheRequest(Rule):
             return None
         schema = _schema(tools, line.tool)
         arguments = literal_arguments(line)
-        if not _texts(arguments, schema):
-            return None
+        if not argument_values(arguments, schema):
+            return None  # no values of its own (only defaults): it asks for nothing
         if unused_values(view, written, tools) or uses(arguments, wanted, schema):
             return None
         return Drop()
-
-
-def _texts(arguments: Mapping[str, Any], schema: Mapping[str, Any] | None) -> list[str]:
-    """The arguments' top-level values that are not the schema's defaults, as text."""
-    properties = (schema or {}).get("properties") or {}
-    texts = []
-    for name, value in arguments.items():
-        spec = properties.get(name)
-        if value is None or (isinstance(spec, Mapping) and spec.get("default") == value):
-            continue
-        texts.append(str(value))
-    return texts
 
 
 @dataclass(frozen=True)

@@ -142,7 +142,7 @@ def _leaves(value: object) -> Iterator[object]:
         yield value
 
 
-def _values(arguments: Mapping[str, Any], schema: Mapping[str, Any] | None) -> list[str]:
+def argument_values(arguments: Mapping[str, Any], schema: Mapping[str, Any] | None) -> list[str]:
     """The normalised leaf values of a call's arguments, leaving out the schema's defaults."""
     properties = (schema or {}).get("properties") or {}
     values: list[str] = []
@@ -168,7 +168,7 @@ def uses(
     schema: Mapping[str, Any] | None = None,
 ) -> set[str]:
     """The literals of ``wanted`` that a call's arguments carry."""
-    values = _values(arguments, schema)
+    values = argument_values(arguments, schema)
     return {w for w in wanted if any(_matches(w, v) for v in values)}
 
 
@@ -292,7 +292,7 @@ def invented(
     names = []
     taken: dict[str, int] = {}
     for name, value in arguments.items():
-        single = _values({name: value}, schema)
+        single = argument_values({name: value}, schema)
         copied = any(
             _has_digit(v) and not _is_number(v) and taken.get(v, 0) >= known.times(v)
             for v in single
@@ -308,7 +308,7 @@ def grounded(
     arguments: Mapping[str, Any], known: Known, schema: Mapping[str, Any] | None = None
 ) -> bool:
     """Whether every value with digits in a call's arguments appears in the conversation."""
-    return all(known.holds(v) for v in _values(arguments, schema) if _has_digit(v))
+    return all(known.holds(v) for v in argument_values(arguments, schema) if _has_digit(v))
 
 
 def carries(
@@ -332,7 +332,7 @@ def made_up(
     patient P-103) was read in part: the call was a step taken too early,
     not made up.
     """
-    values = _values(arguments, schema)
+    values = argument_values(arguments, schema)
     if not any(_has_digit(v) for v in values):
         return False
     return not any(
@@ -370,7 +370,7 @@ class RequestValues:
     @classmethod
     def of(cls, request: str) -> RequestValues:
         """The values of ``request``."""
-        spelled = {w.replace(",", "") if w[0].isdigit() else w for w in _VALUE.findall(request)}
+        spelled = {w.replace(",", "") if w[0].isdigit() else w for w in value_tokens(request)}
         for clause in _CLAUSE.split(request):
             clause = _JOINER.sub("", clause.strip()).rstrip(".?!;:,")
             if clause:
@@ -439,3 +439,8 @@ def defaults(arguments: Mapping[str, Any], schema: Mapping[str, Any] | None) -> 
         if name not in arguments or arguments[name] == spec["default"]:
             carried.add(normal(spec["default"]))
     return frozenset(carried)
+
+
+def value_tokens(text: str) -> list[str]:
+    """The tokens of ``text`` that can be values, as written: ``SKU-100``, ``19.50``, ``35,000``."""
+    return _VALUE.findall(text)
