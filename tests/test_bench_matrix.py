@@ -276,7 +276,8 @@ def test_a_perfect_model_passes_every_request_in_both_memory_layouts() -> None:
     model = ScriptedChatModel([_oracle(turns)] * 4000)
     prompts = {name: PROMPTS[name] for name in ("none", "support-bot")}
     seen: list[TurnResult] = []
-    Runner(model, TOOL_SETS, prompts, Selection()).run(on_turn=seen.append)
+    every_half = Selection(halves=frozenset({"dev", "held-out", "probe"}))
+    Runner(model, TOOL_SETS, prompts, every_half).run(on_turn=seen.append)
     assert len(seen) == len(turns) * len(prompts)
     failed = [f"{r.tool_set}-{r.half}-{r.kind}-{r.layout}" for r in seen if not r.passed]
     assert failed == []

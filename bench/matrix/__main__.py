@@ -23,7 +23,7 @@ def _set(values: list[str] | None) -> frozenset[Any] | None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.matrix", description=__doc__)
     parser.add_argument("--model", default="embedded", help="embedded, embedded-small or a GGUF")
-    parser.add_argument("--half", choices=("dev", "held-out", "both"), default="both")
+    parser.add_argument("--half", choices=("dev", "held-out", "probe", "both"), default="both")
     parser.add_argument("--tool-set", action="append", choices=[t.name for t in TOOL_SETS])
     parser.add_argument("--prompt", action="append", choices=list(PROMPTS))
     parser.add_argument("--kind", action="append", choices=list(KINDS))
@@ -78,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
         "min\n"
     )
     print(table(results))
-    for half in ("dev", "held-out"):
+    for half in ("dev", "held-out", "probe"):
         part = [r for r in results if r.half == half]
         if part and len(halves) > 1:
             print(f"\n== {half}\n{table(part)}")

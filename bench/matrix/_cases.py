@@ -7,7 +7,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 Kind = Literal["single", "twice", "chain", "multi", "none", "follow-up", "refer"]
-Half = Literal["dev", "held-out"]
+Half = Literal["dev", "held-out", "probe"]
+"""``probe``: chained requests written after the fourth pass, to read (``bench.matrix.probe``)."""
 KINDS: tuple[Kind, ...] = ("single", "twice", "chain", "multi", "none", "follow-up", "refer")
 """``single``: one call. ``twice``: the same tool two or three times, no call needing another's
 result. ``chain``: a call that needs an earlier call's result (two or three steps). ``multi``:

@@ -75,7 +75,7 @@ def table(results: Sequence[TurnResult]) -> str:
     if follow:
         out += _margin("memory", follow, lambda r: r.layout, MARGIN_FLOOR)
     out.append("")
-    for half in ("dev", "held-out"):
+    for half in ("dev", "held-out", "probe"):
         part = [r for r in results if r.half == half]
         if part:
             out.append(f"{half:9} {_verdict(*_score(part), TARGET)}")

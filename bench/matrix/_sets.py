@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bench.matrix._calendar import CALENDAR
 from bench.matrix._clinic import CLINIC
 from bench.matrix._orders import ORDERS
 from bench.matrix._shop import SHOP
+from bench.matrix.probe import PROBE
 
 __all__ = ["TOOL_SETS"]
 
-TOOL_SETS = (SHOP, CALENDAR, ORDERS, CLINIC)
+TOOL_SETS = tuple(
+    replace(t, cases=t.cases + PROBE[t.name]) for t in (SHOP, CALENDAR, ORDERS, CLINIC)
+)
