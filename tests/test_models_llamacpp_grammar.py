@@ -169,6 +169,8 @@ def test_the_text_only_grammar_refuses_every_call_shape(vocab: Any) -> None:
     assert not accepts(vocab, grammar, 'r = find_patient(name="P-103")')
     assert not accepts(vocab, grammar, 'r-5 = order_status(order_id="O-1001")')
     assert not accepts(vocab, grammar, 'r\n5 = order_status(order_id="O-1001")')
+    # Nor a result echoed: "r: book_appointment returned: No doctor with that id".
+    assert not accepts(vocab, grammar, "r: book_appointment returned: nothing was booked.")
     assert accepts(vocab, grammar, "ready: order O-1001 is placed.")
 
 

@@ -62,12 +62,13 @@ any-char ::= [^\x00]
 
 # After tool results the answer is prose: opening with a code fence or a tag,
 # the model drifts into code or XML about the results instead of stating them.
-# Nor may it open as a plan line ("r5 = order_status(...)", "r = ...", "r-5 = ...",
-# "r" and a new line):
-# a turn stopped from planning more wrote its next call as the answer.
+# Nor may it open as a plan line or a result ("r5 = order_status(...)", "r = ...",
+# "r-5 = ...", "r" and a new line, "r: book_appointment returned: ..."): a turn stopped
+# from planning more wrote its next call, or echoed a result, as the answer. A word that
+# starts with "r" goes on with a letter.
 _TEXT_ONLY = (
     "root ::= prose-start any-char*\n"
-    'prose-start ::= [^<{`r\\x00-\\x20] | "r" [^0-9=_\\-\\x00-\\x20]\n' + COMMON_RULES
+    'prose-start ::= [^<{`r\\x00-\\x20] | "r" [a-z]\n' + COMMON_RULES
 )
 
 
