@@ -676,3 +676,101 @@ def test_a_choice_that_names_a_tool_is_the_request_s_verb_not_a_value() -> None:
     asked = view(UserMessage("Reserve 2 units and add that as a to-do."))
     assert "add" not in unused_values(asked, [], (calculate, todo))
     assert "add" in unused_values(asked, [], (calculate,))
+
+
+# -- MadeUpValues: where an invented value comes from --------------------------------------
+
+_DOCTOR_ID: dict[str, object] = {"type": "string", "description": "The doctor id, e.g. D-1"}
+_PATIENT_ID: dict[str, object] = {"type": "string", "description": "The patient id, e.g. P-101"}
+CLINIC = (
+    ToolDefinition(
+        "find_patient", "Find patients by name; returns their ids.", schema(name={"type": "string"})
+    ),
+    ToolDefinition(
+        "patient_lookup",
+        "A patient's record by id: name, e-mail address and how much their insurance covers.",
+        schema(patient_id=_PATIENT_ID),
+    ),
+    ToolDefinition("list_doctors", "List the clinic's doctors with their ids.", schema()),
+    ToolDefinition(
+        "book_appointment",
+        "Book an appointment for a patient with a doctor; returns its id.",
+        schema(patient_id=_PATIENT_ID, doctor_id=_DOCTOR_ID, day={"type": "string"}),
+    ),
+    ToolDefinition(
+        "cancel_appointment",
+        "Cancel an appointment by its id.",
+        schema(appointment_id={"type": "string", "description": "The appointment id, e.g. A-501"}),
+    ),
+    ToolDefinition(
+        "visit_price", "The price of a visit, before insurance.", schema(kind={"type": "string"})
+    ),
+    ToolDefinition(
+        "patient_share",
+        "What the patient pays for a visit.",
+        schema(
+            price={"type": "number"},
+            coverage_percent={"type": "number", "description": "The insurance's share in percent"},
+        ),
+    ),
+    ToolDefinition("todo_add", "Add a task to the to-do list.", schema(title={"type": "string"})),
+)
+
+
+def test_an_invented_first_line_while_the_request_names_something_starts_from_that() -> None:
+    asked = view(UserMessage("Cancel Maria Gonzalez's next appointment."))
+    # The schema's own example as the id: the chain starts from the name the request gives.
+    early = line('r1 = cancel_appointment(appointment_id="A-501")')
+    assert MadeUpValues().review(asked, early, [], CLINIC) == Retry(
+        "cancel_appointment", frozenset({"maria gonzalez"})
+    )
+
+
+def test_an_invented_value_a_tool_gives_is_looked_up_with_only_that_tool() -> None:
+    asked = view(UserMessage("Book P-105 with our cardiologist on 2026-03-19."))
+    early = line('r1 = book_appointment(patient_id="P-105", doctor_id="D-1", day="2026-03-19")')
+    assert MadeUpValues().review(asked, early, [], CLINIC) == Retry(
+        "book_appointment", only=frozenset({"list_doctors"})
+    )
+
+
+def test_a_chain_step_waits_for_the_line_before_when_that_line_gives_its_value() -> None:
+    asked = view(UserMessage("What would patient P-101 pay for a blood test?"))
+    price = line('r1 = visit_price(kind="blood test")')
+    record = line('r2 = patient_lookup(patient_id="P-101")')
+    step = line("r3 = patient_share(price=r1, coverage_percent=0.8)")
+    assert MadeUpValues().review(asked, step, [price, record], CLINIC) == Wait(
+        frozenset({"coverage_percent"})
+    )
+    # Without the record in the plan, the step between is written first, from the tool
+    # that gives the value.
+    assert MadeUpValues().review(asked, line("r2 = " + step.source()[5:]), [price], CLINIC) == (
+        Retry("patient_share", only=frozenset({"patient_lookup"}))
+    )
+
+
+def test_an_invented_text_that_names_what_the_line_before_looked_up_waits_for_it() -> None:
+    asked = view(UserMessage("Look up patient P-102 and add a to-do to call them back."))
+    lookup = line('r1 = patient_lookup(patient_id="P-102")')
+    todo = line('r2 = todo_add(title="Call P-102 back")')
+    assert MadeUpValues().review(asked, todo, [lookup], CLINIC) == Wait(frozenset({"title"}))
+
+
+def test_an_invented_step_that_takes_no_result_still_ends_the_plan() -> None:
+    asked = view(UserMessage("Who is patient P-101?"))
+    record = line('r1 = patient_lookup(patient_id="P-101")')
+    # The record gives coverage, but a step that takes no result was not asked for.
+    share = line("r2 = patient_share(price=90, coverage_percent=0.8)")
+    assert MadeUpValues().review(asked, share, [record], CLINIC) == Drop()
+
+
+def test_a_booking_with_an_invented_doctor_lists_the_doctors_first_end_to_end() -> None:
+    request = UserMessage("Book P-105 with our cardiologist on 2026-03-19.")
+    early = 'r1 = book_appointment(patient_id="P-105", doctor_id="D-1", day="2026-03-19")'
+    script = replies(
+        (plan(early), 9.0),
+        (plan('r1 = find_patient(name="P-105")'), 8.5),
+        (plan("r1 = list_doctors()"), 8.0),
+    )
+    message = ask(script, [request], tools=CLINIC)
+    assert [c.name for c in message.tool_calls] == ["list_doctors"]

@@ -147,7 +147,7 @@ class Planner:
             # A retry that names the tools which take a value may follow a first retry: the
             # second choice can be a near tool too (``find_patient(name="P-103")``).
             if isinstance(verdict, Retry) and (not retried or (verdict.only and not redirected)):
-                redirected = redirected or bool(verdict.only)
+                redirected = redirected or retried
                 # The line was a step too early, or the wrong tool: it is written again, in
                 # its place, without that tool.
                 # The new line is the model's second choice, not the step it meant to write:

@@ -30,6 +30,7 @@ from springtail.models._llamacpp._decisions import (
 )
 from springtail.models._llamacpp._plan import PlanLine, Ref, Template
 from springtail.models._llamacpp._stubs import parameter_example
+from springtail.models._llamacpp._subjects import providers
 from springtail.models._llamacpp._values import (
     argument_values,
     defaults,
@@ -416,15 +417,31 @@ class MadeUpValues(Rule):
     groceries note …")``) was not read either: the note's text is a step
     away.
 
+    A chain starts from what the request gives: a first line made only of
+    invented values while the request names something no line carries
+    ("Cancel Maria Gonzalez's next appointment" became
+    ``cancel_appointment(appointment_id="A-501")``, the schema's example) is
+    written again without its tool and must carry one of those values. A
+    first line that invents a value the tools can give (``doctor_id="D-1"``
+    for "our cardiologist") is written again with only the tools whose
+    words match that parameter's (``_subjects.providers``: the tool that
+    lists doctors with their ids).
+
     A later line with such a value either computed it ahead or filled a slot
     the request gave no value for. When the line also carries a request value
     no earlier line carries, the request asked for it and the model computed
     ahead ("12 times 12, and what percentage is that of 576?" went on to
     ``percentage(part=144, total=576)``): the line waits for the line before
-    it, whose result the value becomes. Otherwise the step was invented ("How
-    many units of SKU-200 are left?" went on to
-    ``product_reserve(sku="SKU-200", quantity=10)``) and the plan ends before
-    it. A variable is a result, not an invention.
+    it, whose result the value becomes. It waits too when it is a step of a
+    chain (it takes an earlier result) and the line before gives that value
+    (``patient_share(price=r1, coverage_percent=0.8)`` after a patient's
+    record), or when its invented text names what the line before looked up
+    (``todo_add(title="Call C-102 back")`` after customer C-102's lookup: the
+    title is about the customer). A chain step whose value another tool
+    gives, not yet called, is written again with only those tools (the step
+    between). Otherwise the step was invented ("How many units of SKU-200
+    are left?" went on to ``product_reserve(sku="SKU-200", quantity=10)``)
+    and the plan ends before it. A variable is a result, not an invention.
     """
 
     def review(
@@ -436,14 +453,57 @@ class MadeUpValues(Rule):
     ) -> Review | None:
         """Prose for an invented first line; a wait or the plan's end for a later one."""
         arguments, schema = literal_arguments(line), _schema(tools, line.tool)
-        made = invented(arguments, view.known, schema) | _parroted(arguments, view.request)
+        made_alone = invented(arguments, view.known, schema)
+        made = made_alone | _parroted(arguments, view.request)
         if not made:
             return None
+        # A text that repeats the request names no subject a tool gives ("Copy my groceries
+        # note into a new note" as the new note's text): only invented values say which tool
+        # to call first.
+        given = _given(view, line, tools, made_alone)
         if not written:
-            if made_up(arguments, view.known, schema) or len(tools) < 2:
+            if len(tools) < 2:
                 return Prose(without_tools=True)
-            return Retry(line.tool)
-        return Wait(made) if _adds_request_values(view, line, written, tools) else Drop()
+            if made_up(arguments, view.known, schema):
+                unused = unused_values(view, (line,), tools)
+                return Retry(line.tool, unused) if unused else Prose(without_tools=True)
+            return Retry(line.tool, only=given)
+        before = written[-1]
+        if (
+            _adds_request_values(view, line, written, tools)
+            or (line.refs and before.tool in given)
+            or _names_key(arguments, made, before)
+        ):
+            return Wait(made)
+        between = given - {w.tool for w in written}
+        if line.refs and between:
+            return Retry(line.tool, only=between)
+        return Drop()
+
+
+def _given(
+    view: TurnView, line: PlanLine, tools: Sequence[ToolDefinition], made: frozenset[str]
+) -> frozenset[str]:
+    """The tools that give every invented argument of ``line`` (by their words), if any."""
+    properties: Mapping[str, Any] = (_schema(tools, line.tool) or {}).get("properties") or {}
+    found: frozenset[str] | None = None
+    for name in made:
+        tools_for = providers(name, properties.get(name), tools, besides=line.tool)
+        found = tools_for if found is None else found & tools_for
+    return found or frozenset()
+
+
+def _names_key(arguments: Mapping[str, Any], made: frozenset[str], before: PlanLine) -> bool:
+    """Whether an invented text holds an id the line before looked up (a text about it)."""
+    keys = {
+        normal(v)
+        for v in literal_arguments(before).values()
+        if isinstance(v, str) and any(c.isdigit() for c in v) and shape(normal(v)) != "number"
+    }
+    return any(
+        isinstance(arguments.get(name), str) and any(k in normal(arguments[name]) for k in keys)
+        for name in made
+    )
 
 
 def _parroted(arguments: Mapping[str, Any], request: str) -> frozenset[str]:

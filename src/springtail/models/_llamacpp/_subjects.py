@@ -1,0 +1,78 @@
+"""Which tools speak of what a parameter holds: where a value the model made up is looked up.
+
+A 1.5B model that needs a value it has not got writes one: asked to book
+"our cardiologist", it wrote ``doctor_id="D-1"`` (the schema's own example)
+instead of first calling the tool that lists the doctors with their ids.
+The parameter's words (its name and description: ``doctor_id``, "The doctor
+id") and each tool's words (its name and description: "List the clinic's
+doctors with their ids") say which tool gives that value: the tools that
+share the most of them. Every word comes from the application's schemas;
+none is written here but the few that say nothing of a subject.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from springtail.tools._definition import ToolDefinition
+
+__all__ = ["providers", "words"]
+
+_PLAIN = frozenset(
+    {
+        *("a", "all", "an", "and", "any", "are", "as", "at", "be", "before", "by", "can"),
+        *("each", "eg", "every", "for", "from", "get", "given", "has", "have", "how", "in"),
+        *("is", "it", "its", "many", "more", "much", "no", "not", "of", "on", "one"),
+        *("optionally", "or", "some", "than", "that", "the", "their", "them", "there"),
+        *("this", "to", "up", "use", "what", "when", "which", "who", "with"),
+    }
+)
+"""Words that name no subject."""
+
+_STEM = 5
+"""Words are compared by their first letters: "coverage" and "covers", "doctor" and "doctors"."""
+
+
+def words(text: str) -> frozenset[str]:
+    """The subject words of a text, each cut to its stem."""
+    split = re.sub(r"([a-z])([A-Z])", r"\1 \2", text)
+    found = set()
+    for word in re.findall(r"[a-z]+", split.lower()):
+        if word in _PLAIN or len(word) < 2:
+            continue
+        if word.endswith("ies") and len(word) > 4:
+            word = word[:-3] + "y"
+        elif word.endswith("s") and not word.endswith("ss") and len(word) > 2:
+            word = word[:-1]
+        found.add(word[:_STEM])
+    return frozenset(found)
+
+
+def _parameter_words(name: str, spec: Any) -> frozenset[str]:
+    described = spec.get("description", "") if isinstance(spec, Mapping) else ""
+    # The example ("e.g. D-1") shows a value's shape, not what the value is about.
+    described = re.split(r"\be\.g\.", described, maxsplit=1)[0] if described else ""
+    return words(name.replace("_", " ")) | words(described)
+
+
+def providers(
+    parameter: str, spec: Any, tools: Sequence[ToolDefinition], *, besides: str
+) -> frozenset[str]:
+    """The tools (other than ``besides``) whose name and description best match a parameter.
+
+    Those sharing the most subject words with the parameter's name and
+    description; none when no tool shares one. "id" only breaks ties: most
+    tools speak of ids, and ``customer_id`` is about a customer.
+    """
+    wanted = _parameter_words(parameter, spec)
+    scores: dict[str, tuple[int, bool]] = {}
+    for d in tools:
+        if d.name == besides:
+            continue
+        shared = wanted & (words(d.name.replace("_", " ")) | words(d.description))
+        if shared - {"id"}:
+            scores[d.name] = (len(shared - {"id"}), "id" in shared)
+    best = max(scores.values(), default=None)
+    return frozenset(name for name, score in scores.items() if score == best)

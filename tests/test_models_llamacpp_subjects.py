@@ -1,0 +1,50 @@
+"""Which tools give a parameter's value, read from the schemas' words alone."""
+
+from __future__ import annotations
+
+from fake_llama import schema
+from springtail.models._llamacpp._subjects import providers, words
+from springtail.tools._definition import ToolDefinition
+
+_ID: dict[str, object] = {"type": "string", "description": "The doctor id, e.g. D-1"}
+LIST_DOCTORS = ToolDefinition(
+    "list_doctors",
+    "List the clinic's doctors with their ids.",
+    schema(specialty={"type": "string"}),
+)
+AVAILABILITY = ToolDefinition(
+    "doctor_availability", "A doctor's free appointment times on one day.", schema(doctor_id=_ID)
+)
+BOOK = ToolDefinition(
+    "book_appointment", "Book an appointment; returns its id.", schema(doctor_id=_ID)
+)
+RECORD = ToolDefinition(
+    "patient_lookup",
+    "A patient's record by id: name, e-mail address and how much their insurance covers.",
+    schema(patient_id={"type": "string"}),
+)
+TOOLS = (LIST_DOCTORS, AVAILABILITY, BOOK, RECORD)
+
+
+def test_words_are_compared_by_their_stems_without_the_words_that_name_nothing() -> None:
+    assert words("Doctors' coverage") == words("doctor covers")
+    assert words("The id of the one") == frozenset({"id"})
+    assert words("listDoctors") == words("list doctors")
+
+
+def test_the_tool_that_shares_most_of_a_parameter_s_words_gives_its_value() -> None:
+    # "doctor" and "id": the listing has both, the availability only "doctor".
+    assert providers("doctor_id", _ID, TOOLS, besides="book_appointment") == {"list_doctors"}
+    coverage = {"type": "number", "description": "The insurance's share in percent"}
+    assert providers("coverage_percent", coverage, TOOLS, besides="x") == {"patient_lookup"}
+    to = {"type": "string", "description": "An e-mail address, or a phone number"}
+    assert providers("to", to, TOOLS, besides="x") == {"patient_lookup"}
+
+
+def test_the_tool_itself_and_a_shared_id_alone_give_nothing() -> None:
+    assert providers("doctor_id", _ID, (BOOK,), besides="book_appointment") == frozenset()
+    # Most tools speak of ids: "customer_id" is about a customer, which none lists.
+    customer = {"type": "string", "description": "The customer id, e.g. C-100"}
+    assert providers("customer_id", customer, TOOLS, besides="x") == frozenset()
+    # The example shows a value's shape, not its subject.
+    assert providers("code", {"description": "e.g. doctor"}, TOOLS, besides="x") == frozenset()
