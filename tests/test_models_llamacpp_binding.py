@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from springtail.models._llamacpp._binding import UNBOUND, bind, scalar
+from springtail.models._llamacpp._binding import UNBOUND, bind, scalar, stated_numbers
 from springtail.models._llamacpp._plan import PlanLine, Ref, Result, Template
 
 RESULTS = {
@@ -81,3 +81,29 @@ def test_a_text_built_from_results_is_rendered_with_their_values() -> None:
     assert bind(template('"Your order: " + r1 + "."'), RESULTS, TEXT) == "Your order: O-1001."
     assert bind(template('f"Hi {r3}"'), RESULTS, TEXT) is UNBOUND  # prose inside: the model
     assert template('f"{r1} and {r2}"').variables == {"r1", "r2"}
+
+
+PERCENT = {"type": "number", "minimum": 0, "maximum": 100}
+
+
+def test_a_number_written_from_a_result_is_one_the_conversation_states() -> None:
+    """'covers 70%' offers 70, not 0.7; numbers out of bounds or of the wrong kind are left out."""
+    narrowed = stated_numbers(PERCENT, ["70", "101", "12.5", "2026"])
+    assert narrowed["enum"] == [12.5, 70]
+    assert stated_numbers({"type": "integer"}, ["70", "12.5"])["enum"] == [70]
+
+
+@pytest.mark.parametrize(
+    ("schema", "numbers"),
+    [
+        (TEXT, ["70"]),  # not a number parameter
+        ({"type": "number", "enum": [1, 2]}, ["70"]),  # already a choice
+        (PERCENT, []),  # the conversation states none
+        (PERCENT, ["500"]),  # none within bounds
+        (PERCENT, [str(n) for n in range(65)]),  # too many to say anything
+    ],
+)
+def test_a_number_stays_free_when_the_conversation_gives_no_choice(
+    schema: dict[str, Any], numbers: list[str]
+) -> None:
+    assert stated_numbers(schema, numbers) == schema

@@ -4,25 +4,28 @@ A line that needs an earlier result is written out after that result is in
 (``_planning.py``). When the result is one plain value (``O-1001``,
 ``5307.25``), the reference is that value, exactly: asked to copy
 ``O-1001`` into ``order_id=``, the 1.5B model wrote ``Oh-1001``. A result
-that is prose or an object is read by the model, which writes the value.
+that is prose or an object is read by the model, which writes the value;
+a number it writes is one the conversation states (``stated_numbers``).
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
 from springtail.models._llamacpp._plan import Ref, Result, Template
 
-__all__ = ["UNBOUND", "bind", "scalar"]
+__all__ = ["UNBOUND", "bind", "scalar", "stated_numbers"]
 
 UNBOUND: Final = object()
 """``bind``'s answer when the model must write the value."""
 
 _TOKEN = re.compile(r"[\w.@:/+#-]{1,64}")
 _MAX_CHARS = 64
+_MAX_CHOICES = 64
+"""More numbers than this in a conversation and a number is left free: the choice says little."""
 
 
 def scalar(data: str) -> str | int | float | None:
@@ -103,3 +106,46 @@ def _admits(schema: Any, value: str | int | float) -> bool:
     if kind == "number":
         return isinstance(value, int | float)
     return False
+
+
+def stated_numbers(schema: Any, numbers: Iterable[str]) -> Any:
+    """A number parameter's schema narrowed to the numbers the conversation states.
+
+    A value the model writes from a result it has read is in that result:
+    told "insurance covers 70% of a visit", the 1.5B model wrote
+    ``coverage_percent=0.7`` for a parameter "in percent, 0 to 100", and the
+    share came out wrong. The choice is every number the conversation
+    writes (``numbers``, normalised: the request, results, earlier turns)
+    that the parameter's type and bounds admit; the schema as it is when
+    none or too many are.
+    """
+    if not isinstance(schema, Mapping) or "enum" in schema:
+        return schema
+    kind = schema.get("type")
+    if kind not in ("number", "integer"):
+        return schema
+    choices: set[int | float] = set()
+    for text in numbers:
+        try:
+            number = float(text)
+        except ValueError:
+            continue
+        value: int | float = int(number) if number.is_integer() else number
+        if (kind == "integer" and not isinstance(value, int)) or not _within(schema, value):
+            continue
+        choices.add(value)
+    if not choices or len(choices) > _MAX_CHOICES:
+        return schema
+    return {**schema, "enum": sorted(choices)}
+
+
+def _within(schema: Mapping[str, Any], value: float) -> bool:
+    bounds = (
+        ("minimum", lambda b: value >= b),
+        ("maximum", lambda b: value <= b),
+        ("exclusiveMinimum", lambda b: value > b),
+        ("exclusiveMaximum", lambda b: value < b),
+    )
+    return all(
+        not isinstance(schema.get(key), int | float) or holds(schema[key]) for key, holds in bounds
+    )

@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from springtail.models._llamacpp._binding import UNBOUND, bind
+from springtail.models._llamacpp._binding import UNBOUND, bind, stated_numbers
 from springtail.models._llamacpp._decisions import (
     Close,
     Drop,
@@ -299,8 +299,9 @@ class Planner:
                 continue
             end = ")" if index == last else ","
             context = tokens + gen.tokenize(text)
+            spec = stated_numbers(properties.get(name, {}), self.view.known.numbers)
             attempt = gen.generate(
-                value_grammar(properties.get(name, {}), end),
+                value_grammar(spec, end),
                 tokens=context,
                 stream=False,
                 drafter=PromptLookup(context, shortest=3),
