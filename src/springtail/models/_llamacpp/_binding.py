@@ -140,12 +140,17 @@ def stated_numbers(schema: Any, numbers: Iterable[str]) -> Any:
 
 
 def _within(schema: Mapping[str, Any], value: float) -> bool:
-    bounds = (
-        ("minimum", lambda b: value >= b),
-        ("maximum", lambda b: value <= b),
-        ("exclusiveMinimum", lambda b: value > b),
-        ("exclusiveMaximum", lambda b: value < b),
-    )
-    return all(
-        not isinstance(schema.get(key), int | float) or holds(schema[key]) for key, holds in bounds
+    """Whether ``value`` keeps the schema's bounds (those it sets)."""
+
+    def bound(key: str) -> float | None:
+        found = schema.get(key)
+        return found if isinstance(found, int | float) else None
+
+    low, high = bound("minimum"), bound("maximum")
+    above, below = bound("exclusiveMinimum"), bound("exclusiveMaximum")
+    return (
+        (low is None or value >= low)
+        and (high is None or value <= high)
+        and (above is None or value > above)
+        and (below is None or value < below)
     )
