@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import pytest
 
@@ -19,8 +21,6 @@ from springtail.messages import (
     UserMessage,
 )
 from springtail.models._llamacpp import (
-    BeyondTheRequest,
-    BroadCallGivesWay,
     ByShare,
     CallShare,
     Drop,
@@ -36,6 +36,8 @@ from springtail.models._llamacpp import (
     Prose,
     RepeatAsProse,
     Retry,
+    Review,
+    Rule,
     SmallModelPolicy,
     TurnView,
     UnknownToolAsProse,
@@ -424,7 +426,7 @@ def test_an_invented_call_is_answered_from_a_prompt_without_the_tools() -> None:
     assert message.text == "There are 1,440 minutes in a day."
 
 
-# -- BroadCallGivesWay -------------------------------------------------------------------
+# -- Keep(instead_of=...) -----------------------------------------------------------------
 
 EVENT_LIST = ToolDefinition("event_list", "Every event.", schema())
 EVENT_CANCEL = ToolDefinition(
@@ -434,38 +436,34 @@ EVENTS = (EVENT_LIST, EVENT_CANCEL, WEEKDAY)
 CANCEL = UserMessage("Cancel E-7.")
 
 
-def test_a_broad_call_gives_way_to_a_later_related_call_with_arguments() -> None:
-    rule = BroadCallGivesWay()
-    listing = line("r1 = event_list()")
-    cancel = line('r2 = event_cancel(event_id="E-7")')
-    assert rule.review(view(CANCEL), cancel, [listing], EVENTS) == Keep(
-        instead_of=frozenset({"r1"})
-    )
-    # Unrelated, used, or after the specific call: it stays.
-    assert (
-        rule.review(view(CANCEL), line('r2 = weekday(day="2026-12-25")'), [listing], EVENTS) is None
-    )
-    assert (
-        rule.review(view(CANCEL), line("r2 = event_cancel(event_id=r1)"), [listing], EVENTS) is None
-    )
-    assert rule.review(view(CANCEL), line("r2 = event_list()"), [cancel], EVENTS) is None
+@dataclass(frozen=True)
+class _ListingGivesWay(Rule):
+    """A user's rule: a later call with arguments stands instead of the listing before it."""
+
+    def review(
+        self,
+        view: TurnView,
+        line: PlanLine,
+        written: Sequence[PlanLine],
+        tools: Sequence[ToolDefinition],
+    ) -> Review | None:
+        broad = frozenset(w.variable for w in written if not w.arguments)
+        return Keep(instead_of=broad) if line.arguments and broad else None
 
 
-def test_a_listing_before_the_call_it_narrows_does_not_run() -> None:
+def test_a_rule_can_keep_a_line_instead_of_earlier_ones_that_then_do_not_run() -> None:
+    """No default rule does it (BroadCallGivesWay left: it never made a request pass)."""
+    narrowing = SmallModelPolicy(rules=(_ListingGivesWay(), *SmallModelPolicy().rules))
     script = replies(plan("r1 = event_list()", 'r2 = event_cancel(event_id="E-7")'))
-    message = ask(script, [CANCEL], tools=EVENTS)
+    message = ask(script, [CANCEL], narrowing, EVENTS)
     assert [(c.name, json.loads(c.arguments)) for c in message.tool_calls] == [
         ("event_cancel", {"event_id": "E-7"})
     ]
     assert message.metadata[PLAN_KEY] == ['r2 = event_cancel(event_id="E-7")']
-    without = SmallModelPolicy(
-        rules=tuple(r for r in SmallModelPolicy().rules if not isinstance(r, BroadCallGivesWay))
-    )
     kept = ask(
         replies(plan("r1 = event_list()", 'r2 = event_cancel(event_id="E-7")')),
         [CANCEL],
-        without,
-        EVENTS,
+        tools=EVENTS,
     )
     assert [c.name for c in kept.tool_calls] == ["event_list", "event_cancel"]
 
@@ -480,8 +478,6 @@ def test_the_default_rules_are_small_classes_asked_in_order() -> None:
         "RepeatAsProse",
         "ValueFitsElsewhere",
         "MadeUpValues",
-        "BeyondTheRequest",
-        "BroadCallGivesWay",
         "UnusedValuesAskMore",
     ]
     assert json.dumps([type(r).__name__ for r in rules])  # plain values, printable
@@ -584,41 +580,7 @@ def test_a_search_for_an_id_is_written_again_as_the_lookup_end_to_end() -> None:
     ]
 
 
-# -- BeyondTheRequest ---------------------------------------------------------------------
-
-
-def test_once_every_request_value_is_carried_a_line_that_carries_none_ends_the_plan() -> None:
-    rule = BeyondTheRequest()
-    asked = view(UserMessage("What day of the week is 2026-12-25?"))
-    first = line('r1 = weekday(day="2026-12-25")')
-    past = line('r2 = days_between(start="2027-01-01", end="2027-01-02")')
-    assert rule.review(asked, past, [first], TOOLS) == Drop()
-    # A first line, a step that takes a result, and a call without values all stand.
-    assert rule.review(asked, past, [], TOOLS) is None
-    assert rule.review(asked, line("r2 = days_between(start=r1, end=r1)"), [first], TOOLS) is None
-    assert rule.review(asked, line("r2 = today()"), [first], TOOLS) is None
-
-
-def test_while_a_request_value_is_left_a_line_that_carries_none_is_not_ended_here() -> None:
-    rule = BeyondTheRequest()
-    asked = view(UserMessage("What weekdays are 2026-12-25 and 2027-01-01?"))
-    first = line('r1 = weekday(day="2026-12-25")')
-    other = line('r2 = weekday(day="2027-01-02")')
-    assert rule.review(asked, other, [first], TOOLS) is None
-    second = line('r2 = weekday(day="2027-01-01")')
-    assert rule.review(asked, second, [first], TOOLS) is None
-
-
-def test_a_plan_that_runs_past_its_request_stops_there_end_to_end() -> None:
-    asked = UserMessage("Pull up the record of member M-103.")
-    past = plan('r1 = member_record(member_id="M-103")', 'r2 = member_search(name="meeting")')
-    message = ask(replies((past, 9.0)), [asked], tools=MEMBERS)
-    assert [c.name for c in message.tool_calls] == ["member_record"]
-    without = SmallModelPolicy(
-        rules=tuple(r for r in SmallModelPolicy().rules if not isinstance(r, BeyondTheRequest))
-    )
-    ran_on = ask(replies((past, 9.0)), [asked], policy=without, tools=MEMBERS)
-    assert [c.name for c in ran_on.tool_calls] == ["member_record", "member_search"]
+# -- Enum choices as wanted values ----------------------------------------------------------
 
 
 def test_an_enum_choice_the_request_names_is_wanted_until_a_line_carries_it() -> None:

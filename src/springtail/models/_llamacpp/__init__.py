@@ -33,8 +33,6 @@ from springtail.models._llamacpp._profile import (
 )
 from springtail.models._llamacpp._rules import (
     DEFAULT_RULES,
-    BeyondTheRequest,
-    BroadCallGivesWay,
     CallShare,
     FollowUpCallFloor,
     MadeUpValues,
@@ -51,8 +49,6 @@ __all__ = [
     "DEFAULT_RULES",
     "DEFAULT_TOOL_GUIDANCE",
     "SMALL_MODEL_PROFILE",
-    "BeyondTheRequest",
-    "BroadCallGivesWay",
     "ByShare",
     "CallShare",
     "Close",

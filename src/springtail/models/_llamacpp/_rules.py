@@ -18,7 +18,6 @@ from springtail.models._llamacpp._decisions import (
     ByShare,
     Drop,
     Free,
-    Keep,
     More,
     Next,
     Offer,
@@ -32,7 +31,6 @@ from springtail.models._llamacpp._plan import PlanLine, Ref, Template
 from springtail.models._llamacpp._stubs import parameter_example
 from springtail.models._llamacpp._subjects import providers
 from springtail.models._llamacpp._values import (
-    argument_values,
     defaults,
     invented,
     made_up,
@@ -46,8 +44,6 @@ from springtail.tools._definition import ToolDefinition
 
 __all__ = [
     "DEFAULT_RULES",
-    "BeyondTheRequest",
-    "BroadCallGivesWay",
     "CallShare",
     "FollowUpCallFloor",
     "MadeUpValues",
@@ -300,39 +296,6 @@ class UnusedValuesAskMore(Rule):
 
 
 @dataclass(frozen=True)
-class BeyondTheRequest(Rule):
-    """Once every value the request gave is carried, a line that carries none of them ends the plan.
-
-    The 1.5B model runs past a request it has covered: "What have I got on
-    March 16, 17 and 18, 2026?" listed the three days, then searched for
-    ``"March"``, ``"16"`` … ``"2026"``; a request for two weekdays and two
-    days' events went on to searches for ``"meeting"`` and ``"party"``. A
-    line that takes an earlier result is a step of a chain, and a call
-    without values ("and show me the list") asks for nothing the request
-    should have given: both stay.
-    """
-
-    def review(
-        self,
-        view: TurnView,
-        line: PlanLine,
-        written: Sequence[PlanLine],
-        tools: Sequence[ToolDefinition],
-    ) -> Review | None:
-        """The plan's end for a later line past the request's values; else pass."""
-        wanted = request_wanted(view, tools)
-        if not written or line.refs or not wanted:
-            return None
-        schema = _schema(tools, line.tool)
-        arguments = literal_arguments(line)
-        if not argument_values(arguments, schema):
-            return None  # no values of its own (only defaults): it asks for nothing
-        if unused_values(view, written, tools) or uses(arguments, wanted, schema):
-            return None
-        return Drop()
-
-
-@dataclass(frozen=True)
 class ValueFitsElsewhere(Rule):
     """A request's id or date written into a parameter it does not fit: a near tool was picked.
 
@@ -536,39 +499,6 @@ def _adds_request_values(
     return bool(carried - earlier)
 
 
-@dataclass(frozen=True)
-class BroadCallGivesWay(Rule):
-    """A call without arguments gives way to a later call of a related tool that has some.
-
-    Before acting on one item the model often lists them all first: "Reserve
-    2 of them." became ``product_list()`` and then
-    ``product_reserve(sku="SKU-200", quantity=2)``. When a later line calls a
-    tool whose name shares a word with the earlier one's and carries
-    arguments, and no line uses the earlier result, the earlier line goes. A
-    call without arguments *after* the specific one stays ("add it, then
-    show me the list").
-    """
-
-    def review(
-        self,
-        view: TurnView,
-        line: PlanLine,
-        written: Sequence[PlanLine],
-        tools: Sequence[ToolDefinition],
-    ) -> Review | None:
-        """Keep ``line`` instead of the earlier broad calls it narrows."""
-        if not line.arguments:
-            return None
-        words = name_words(line.tool)
-        used = set(line.refs).union(*(w.refs for w in written))
-        broad = frozenset(
-            w.variable
-            for w in written
-            if not w.arguments and w.variable not in used and words & name_words(w.tool)
-        )
-        return Keep(instead_of=broad) if broad else None
-
-
 def name_words(name: str) -> frozenset[str]:
     """A tool name's words of three letters or more (``product_list``: product, list)."""
     spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name)
@@ -583,8 +513,6 @@ DEFAULT_RULES: tuple[Rule, ...] = (
     RepeatAsProse(),
     ValueFitsElsewhere(),
     MadeUpValues(),
-    BeyondTheRequest(),
-    BroadCallGivesWay(),
     UnusedValuesAskMore(),
 )
 """``SmallModelPolicy``'s rules, in the order they are asked."""
