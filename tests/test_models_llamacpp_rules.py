@@ -736,3 +736,36 @@ def test_a_booking_with_an_invented_doctor_lists_the_doctors_first_end_to_end() 
     )
     message = ask(script, [request], tools=CLINIC)
     assert [c.name for c in message.tool_calls] == ["list_doctors"]
+
+
+# -- MadeUpValues: a filter nobody asked for -------------------------------------------------
+
+_SPECIALTY: dict[str, object] = {
+    "anyOf": [{"type": "string", "enum": ["cardiology", "dermatology"]}, {"type": "null"}],
+    "default": None,
+}
+DOCTORS = ToolDefinition(
+    "list_doctors",
+    "List the clinic's doctors with their ids, optionally of one specialty.",
+    {"type": "object", "properties": {"specialty": _SPECIALTY}, "required": []},
+)
+
+
+def test_an_optional_filter_the_conversation_never_names_is_left_at_its_default() -> None:
+    guessed = line('r1 = list_doctors(specialty="cardiology")')
+    brandt = view(UserMessage("When is Dr. Brandt free on 2026-03-18?"))
+    assert MadeUpValues().review(brandt, guessed, [], (DOCTORS,)) == Keep(
+        defaults=frozenset({"specialty"})
+    )
+    # Named, if only by a word that starts as the choice does: the filter stands.
+    cardiologist = view(UserMessage("Book P-105 with our cardiologist."))
+    assert MadeUpValues().review(cardiologist, guessed, [], (DOCTORS,)) is None
+
+
+def test_a_filter_left_out_does_not_run_end_to_end() -> None:
+    request = UserMessage("When is Dr. Brandt free on 2026-03-18?")
+    message = ask(
+        replies(plan('r1 = list_doctors(specialty="cardiology")')), [request], tools=(DOCTORS,)
+    )
+    assert [(c.name, json.loads(c.arguments)) for c in message.tool_calls] == [("list_doctors", {})]
+    assert message.metadata[PLAN_KEY] == ["r1 = list_doctors()"]

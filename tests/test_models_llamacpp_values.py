@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from springtail.models._llamacpp._values import (
     Known,
     RequestValues,
@@ -15,6 +17,7 @@ from springtail.models._llamacpp._values import (
     names,
     normal,
     shape,
+    unnamed_filters,
     uses,
 )
 
@@ -167,3 +170,32 @@ def test_a_call_carries_its_text_defaults_unless_it_writes_another_value() -> No
     assert defaults({}, VISIT) == {"standard"}
     assert defaults({"speed": "standard"}, VISIT) == {"standard"}
     assert defaults({"speed": "express"}, VISIT) == frozenset()
+
+
+_FILTERED: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "specialty": {
+            "anyOf": [
+                {"type": "string", "enum": ["general practice", "cardiology"]},
+                {"type": "null"},
+            ],
+            "default": None,
+        },
+        "channel": {"type": "string", "enum": ["email", "sms"], "default": "email"},
+        "kind": {"type": "string", "enum": ["checkup", "x-ray"]},
+    },
+    "required": ["kind"],
+}
+
+
+def test_an_optional_filter_is_unnamed_when_no_word_of_the_conversation_starts_as_it_does() -> None:
+    chosen = {"specialty": "cardiology", "channel": "sms", "kind": "x-ray"}
+    assert unnamed_filters(chosen, _FILTERED, "When is Dr. Brandt free?") == {"specialty"}
+    assert unnamed_filters(chosen, _FILTERED, "our cardiologist") == set()
+    # Every word of a choice must be named; a default that is a choice, or a required
+    # parameter, is no filter.
+    practice = {"specialty": "general practice"}
+    assert unnamed_filters(practice, _FILTERED, "a general question") == {"specialty"}
+    assert unnamed_filters(practice, _FILTERED, "our general practitioner") == set()
+    assert unnamed_filters({"specialty": "cardiology"}, None, "") == set()

@@ -89,9 +89,15 @@ Opening: TypeAlias = Free | ByShare | Prose | Offer
 
 @dataclass(frozen=True, slots=True)
 class Keep:
-    """The line stands; the earlier lines named in ``instead_of`` go (no line used them)."""
+    """The line stands; the earlier lines named in ``instead_of`` go (no line used them).
+
+    The arguments named in ``defaults`` are taken out of the line: their
+    parameters keep their defaults (an optional filter the request never
+    asked for).
+    """
 
     instead_of: frozenset[str] = frozenset()
+    defaults: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)

@@ -179,8 +179,14 @@ class Planner:
                 assert isinstance(verdict, Keep)
                 if verdict.instead_of:
                     lines = [w for w in lines if w.variable not in verdict.instead_of]
+            line_tokens = list(body.tokens)
+            if isinstance(verdict, Keep) and verdict.defaults:
+                arguments = tuple((n, v) for n, v in line.arguments if n not in verdict.defaults)
+                line = PlanLine(line.variable, line.tool, arguments)
+                # The plan goes on from the line as it runs, not as the model first wrote it.
+                line_tokens = gen.tokenize(line.source()[len(f"{variable} =") :] + "\n")
             lines.append(line)
-            tokens = tokens + head + list(body.tokens)
+            tokens = tokens + head + line_tokens
             bridged = bool(wanted) and not asked
             choices, wanted, retried, bridging = tools, frozenset(), False, False
             redirected = False

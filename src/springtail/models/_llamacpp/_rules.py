@@ -18,6 +18,7 @@ from springtail.models._llamacpp._decisions import (
     ByShare,
     Drop,
     Free,
+    Keep,
     More,
     Next,
     Offer,
@@ -37,6 +38,7 @@ from springtail.models._llamacpp._values import (
     named_choices,
     normal,
     shape,
+    unnamed_filters,
     uses,
 )
 from springtail.models._llamacpp._view import TurnView
@@ -419,7 +421,9 @@ class MadeUpValues(Rule):
         made_alone = invented(arguments, view.known, schema)
         made = made_alone | _parroted(arguments, view.request)
         if not made:
-            return None
+            # A filter the conversation never asked for is a choice made up: it is left out.
+            unasked = unnamed_filters(arguments, schema, view.known.text)
+            return Keep(defaults=unasked) if unasked else None
         # A text that repeats the request names no subject a tool gives ("Copy my groceries
         # note into a new note" as the new note's text): only invented values say which tool
         # to call first.

@@ -32,6 +32,7 @@ __all__ = [
     "names",
     "normal",
     "shape",
+    "unnamed_filters",
     "uses",
 ]
 
@@ -444,3 +445,38 @@ def defaults(arguments: Mapping[str, Any], schema: Mapping[str, Any] | None) -> 
 def value_tokens(text: str) -> list[str]:
     """The tokens of ``text`` that can be values, as written: ``SKU-100``, ``19.50``, ``35,000``."""
     return _VALUE.findall(text)
+
+
+_STEM = 5
+"""A choice is named by a word that starts as it does: "cardiologist" names ``cardiology``."""
+
+
+def unnamed_filters(
+    arguments: Mapping[str, Any], schema: Mapping[str, Any] | None, text: str
+) -> frozenset[str]:
+    """The optional filters of a call set to a choice the conversation never names.
+
+    A parameter whose default is ``None`` and whose values are an enum
+    narrows what a tool returns ("List the clinic's doctors, optionally of
+    one specialty"). Asked "When is Dr. Brandt free?", the 1.5B model wrote
+    ``list_doctors(specialty="cardiology")``, and the doctor it needed was
+    not in the list. A choice is named when each of its words (three letters
+    or more) starts a word of ``text`` with the same first letters.
+    """
+    if not schema:
+        return frozenset()
+    properties: Mapping[str, Any] = schema.get("properties") or {}
+    required = set(schema.get("required") or ())
+    said = set(re.findall(r"[a-z0-9]+", text.lower()))
+    stems = {w[:_STEM] for w in said}
+    found = set()
+    for name, value in arguments.items():
+        spec = properties.get(name)
+        if name in required or not isinstance(spec, Mapping) or not isinstance(value, str):
+            continue
+        if "default" not in spec or spec["default"] is not None or value not in _choices(spec):
+            continue
+        words = [w for w in re.findall(r"[a-z0-9]+", value.lower()) if len(w) >= 3]
+        if words and not all(w[:_STEM] in stems for w in words):
+            found.add(name)
+    return frozenset(found)
