@@ -424,16 +424,16 @@ class MadeUpValues(Rule):
             # A filter the conversation never asked for is a choice made up: it is left out.
             unasked = unnamed_filters(arguments, schema, view.known.text)
             return Keep(defaults=unasked) if unasked else None
+        if not written and len(tools) < 2:
+            return Prose(without_tools=True)
+        if not written and made_up(arguments, view.known, schema):
+            unused = unused_values(view, (line,), tools)
+            return Retry(line.tool, unused) if unused else Prose(without_tools=True)
         # A text that repeats the request names no subject a tool gives ("Copy my groceries
         # note into a new note" as the new note's text): only invented values say which tool
         # to call first.
-        given = _given(view, line, tools, made_alone)
+        given = _given(line, tools, made_alone)
         if not written:
-            if len(tools) < 2:
-                return Prose(without_tools=True)
-            if made_up(arguments, view.known, schema):
-                unused = unused_values(view, (line,), tools)
-                return Retry(line.tool, unused) if unused else Prose(without_tools=True)
             return Retry(line.tool, only=given)
         before = written[-1]
         if (
@@ -448,9 +448,7 @@ class MadeUpValues(Rule):
         return Drop()
 
 
-def _given(
-    view: TurnView, line: PlanLine, tools: Sequence[ToolDefinition], made: frozenset[str]
-) -> frozenset[str]:
+def _given(line: PlanLine, tools: Sequence[ToolDefinition], made: frozenset[str]) -> frozenset[str]:
     """The tools that give every invented argument of ``line`` (by their words), if any."""
     properties: Mapping[str, Any] = (_schema(tools, line.tool) or {}).get("properties") or {}
     found: frozenset[str] | None = None

@@ -20,6 +20,8 @@ from decimal import Decimal, InvalidOperation
 from functools import cached_property
 from typing import Any
 
+from springtail.models._llamacpp._subjects import words
+
 __all__ = [
     "Known",
     "Literals",
@@ -447,10 +449,6 @@ def value_tokens(text: str) -> list[str]:
     return _VALUE.findall(text)
 
 
-_STEM = 5
-"""A choice is named by a word that starts as it does: "cardiologist" names ``cardiology``."""
-
-
 def unnamed_filters(
     arguments: Mapping[str, Any], schema: Mapping[str, Any] | None, text: str
 ) -> frozenset[str]:
@@ -460,23 +458,25 @@ def unnamed_filters(
     narrows what a tool returns ("List the clinic's doctors, optionally of
     one specialty"). Asked "When is Dr. Brandt free?", the 1.5B model wrote
     ``list_doctors(specialty="cardiology")``, and the doctor it needed was
-    not in the list. A choice is named when each of its words (three letters
-    or more) starts a word of ``text`` with the same first letters.
+    not in the list. A choice is named when each of its words starts as a
+    word of ``text`` does (``_subjects.words``: "our cardiologist" names
+    ``cardiology``).
     """
     if not schema:
         return frozenset()
     properties: Mapping[str, Any] = schema.get("properties") or {}
     required = set(schema.get("required") or ())
-    said = set(re.findall(r"[a-z0-9]+", text.lower()))
-    stems = {w[:_STEM] for w in said}
-    found = set()
-    for name, value in arguments.items():
-        spec = properties.get(name)
-        if name in required or not isinstance(spec, Mapping) or not isinstance(value, str):
-            continue
-        if "default" not in spec or spec["default"] is not None or value not in _choices(spec):
-            continue
-        words = [w for w in re.findall(r"[a-z0-9]+", value.lower()) if len(w) >= 3]
-        if words and not all(w[:_STEM] in stems for w in words):
-            found.add(name)
-    return frozenset(found)
+    chosen = {
+        name: value
+        for name, value in arguments.items()
+        if name not in required
+        and isinstance(value, str)
+        and isinstance(spec := properties.get(name), Mapping)
+        and "default" in spec
+        and spec["default"] is None
+        and value in _choices(spec)
+    }
+    if not chosen:
+        return frozenset()
+    said = words(text)
+    return frozenset(name for name, value in chosen.items() if not words(value) <= said)
