@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -127,6 +128,19 @@ def test_a_line_that_needs_a_result_is_written_once_it_is_in_with_the_value_read
     assert message.metadata == {LINES_KEY: ["r2"]}
     # The fixed text was given: the model wrote only the value after "part=".
     assert "r2 = percentage(part=" in runtime.detokenize(runtime.cached()).decode()
+
+
+def test_a_number_read_from_a_prose_result_is_one_the_conversation_states() -> None:
+    opened = output(respond(replies(plan(MULTIPLY, SHARE)), first_turn())[0])
+    conversation = after(opened, "The product is 144, from 12 and 12.")
+    response, runtime = respond(replies(plan("r2 = percentage(part=144, total=576)")), conversation)
+    assert calls(output(response)) == [("percentage", {"part": 144, "total": 576})]
+    # The value's grammar is the choice of the numbers written so far, not any number
+    # (told "covers 70%", the model had written 0.7).
+    (value,) = [g for g in runtime.grammars if g and g.startswith("root ::= value")]
+    choice = next(rule for rule in value.splitlines() if rule.startswith("value- ::="))
+    assert {"144", "12", "576"} <= set(re.findall(r'"([^"]+)"', choice))
+    assert "json-number" not in choice
 
 
 def test_a_resumed_plan_needs_only_the_conversation_so_a_stored_one_resumes_too() -> None:

@@ -554,6 +554,47 @@ def test_a_near_tool_after_a_first_retry_is_redirected_once_more() -> None:
     assert [c.name for c in message.tool_calls] == ["member_record"]
 
 
+DEFAULT = SmallModelPolicy().rules
+
+
+@dataclass(frozen=True)
+class _Redirects(Rule):
+    """A user's rule: a line of ``tool`` is written again with only the tools ``to``."""
+
+    tool: str
+    to: frozenset[str]
+
+    def review(
+        self,
+        view: TurnView,
+        line: PlanLine,
+        written: Sequence[PlanLine],
+        tools: Sequence[ToolDefinition],
+    ) -> Review | None:
+        return Retry(line.tool, only=self.to) if line.tool == self.tool else None
+
+
+def test_a_targeted_retry_may_follow_a_targeted_retry_once() -> None:
+    asked = UserMessage("Send member M-103 a reminder.")
+    script = replies(
+        (plan('r1 = notify(member_id="M-103", text="Reminder")'), 9.0),
+        (plan('r1 = member_search(name="M-103")'), 8.5),
+        (plan('r1 = member_record(member_id="M-103")'), 8.0),
+    )
+    # notify -> the search or the record; the search -> the record: the second retry is taken.
+    lookups = frozenset({"member_search", "member_record"})
+    twice = (
+        _Redirects("notify", lookups),
+        _Redirects("member_search", frozenset({"member_record"})),
+    )
+    message = ask(script, [asked], SmallModelPolicy(rules=(*twice, *DEFAULT)), MEMBERS)
+    assert [c.name for c in message.tool_calls] == ["member_record"]
+    # A third is not: the turn answers in prose instead of going round the tools.
+    thrice = (*twice, _Redirects("member_record", frozenset({"notify"})))
+    looped = ask(script, [asked], SmallModelPolicy(rules=(*thrice, *DEFAULT)), MEMBERS)
+    assert looped.tool_calls == ()
+
+
 def test_a_schema_pattern_decides_the_shape_before_an_example() -> None:
     patterned = ToolDefinition(
         "member_record",
