@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 
 import pytest
 
@@ -115,6 +116,35 @@ def test_independent_lines_run_together_in_one_reply() -> None:
         ("calculate", {"operation": "divide", "left": 300, "right": 4}),
     ]
     assert message.metadata[LINES_KEY] == ["r1", "r2"]
+
+
+def test_a_tool_called_twice_in_a_turn_reads_each_result_with_its_call() -> None:
+    twice = (
+        'r1 = calculate(operation="multiply", left=12, right=7)',
+        'r2 = calculate(operation="divide", left=300, right=4)',
+        'r3 = product_lookup(sku="SKU-1")',
+    )
+    request = TWICE_REQUEST + " And how many SKU-1 are in stock?"
+    opened = output(respond(replies(plan(*twice)), first_turn(request))[0])
+    results = ToolResponseMessage(
+        tuple(
+            ToolResponse(c.id, c.name, r)
+            for c, r in zip(opened.tool_calls, ("84", "75", "3 in stock"), strict=True)
+        )
+    )
+    conversation = [*first_turn(request), opened, results]
+    labelled = SmallModelPolicy()
+    assert labelled.profile.result_call  # the embedded presets' default
+    _, runtime = respond(replies("84 and 75; 3 in stock."), conversation, policy=labelled)
+    asked = runtime.prompts[-1]
+    # Which result is the division is written next to it, not left to the lines above.
+    assert 'r1 = calculate(operation="multiply", left=12, right=7) returned: 84' in asked
+    assert 'r2 = calculate(operation="divide", left=300, right=4) returned: 75' in asked
+    # A tool called once in the turn keeps its name alone.
+    assert "r3 = product_lookup returned: 3 in stock" in asked
+    plain = SmallModelPolicy(profile=replace(labelled.profile, result_call=False))
+    _, runtime = respond(replies("84 and 75; 3 in stock."), conversation, policy=plain)
+    assert "r2 = calculate returned: 75" in runtime.prompts[-1]
 
 
 def test_a_line_that_needs_a_result_is_written_once_it_is_in_with_the_value_read() -> None:

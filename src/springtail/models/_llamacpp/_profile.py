@@ -97,6 +97,11 @@ class DecodingProfile:
         state_results: An answer after results that states nothing a result
             returned (none of its values with digits) goes on, at most this
             many times: given four quotes, the 1.5B model ended after three.
+        result_call: With ``plans``, a result of a tool its turn calls more
+            than once reads with its call (``r2 = shipping_quote(weight_kg=6,
+            …) returned: 33.0``) instead of the tool's name: given two quotes
+            and two conversions, the 1.5B model gave one price for both
+            parcels (sixth pass, docs/embedded-model.md).
     """
 
     plans: bool = False
@@ -110,6 +115,7 @@ class DecodingProfile:
     answer_cue: str | None = None
     stop_repeats: bool = False
     state_results: int = 0
+    result_call: bool = False
 
     def __post_init__(self) -> None:
         if self.answer_tokens is not None and self.answer_tokens < 1:
@@ -123,9 +129,16 @@ class DecodingProfile:
             return data
         return f"{name} {'failed' if is_error else 'returned'}: {data}"
 
-    def plan_result_text(self, variable: str, name: str, data: str, *, is_error: bool) -> str:
-        """A result in a plan's conversation: the variable it fills, then what it says."""
-        return f"{variable} = {self.result_text(name, data, is_error=is_error)}"
+    def plan_result_text(
+        self, variable: str, name: str, data: str, *, is_error: bool, call: str | None = None
+    ) -> str:
+        """A result in a plan's conversation: the variable it fills, then what it says.
+
+        With ``result_call``, the call that returned it (``call``: its Python
+        text) stands in for the tool's name.
+        """
+        label = call if self.result_call and call else name
+        return f"{variable} = {self.result_text(label, data, is_error=is_error)}"
 
 
 SMALL_MODEL_PROFILE = DecodingProfile(
@@ -138,5 +151,6 @@ SMALL_MODEL_PROFILE = DecodingProfile(
     answer_cue=ANSWER_CUE,
     stop_repeats=True,
     state_results=2,
+    result_call=True,
 )
 """The embedded presets' profile."""

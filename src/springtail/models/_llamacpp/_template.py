@@ -16,6 +16,7 @@ knows. Two details matter for a small model:
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -23,6 +24,7 @@ from springtail.messages import (
     AssistantMessage,
     Message,
     SystemMessage,
+    ToolCall,
     ToolResponseMessage,
     UserMessage,
 )
@@ -50,7 +52,9 @@ class ResultText(Protocol):
 class PlanResultText(Protocol):
     """How a tool's result reads in a plan's conversation, with the variable it fills."""
 
-    def __call__(self, variable: str, name: str, data: str, *, is_error: bool) -> str: ...
+    def __call__(
+        self, variable: str, name: str, data: str, *, is_error: bool, call: str | None = None
+    ) -> str: ...
 
 
 def _as_given(name: str, data: str, *, is_error: bool) -> str:
@@ -173,9 +177,11 @@ def plan_messages(
     each result names the variable it fills. ``answer_cue`` (``{request}``:
     the request the results serve) follows each round of results as a user
     turn of its own, so the rendering of a conversation never changes as it
-    grows.
+    grows (except a first result's label when its tool is called again in
+    the same turn: ``_repeated_calls``).
     """
     names = variables(messages)
+    calls = _repeated_calls(messages)
     result: list[dict[str, Any]] = []
     request = ""
     for index, message in enumerate(messages):
@@ -208,7 +214,11 @@ def plan_messages(
                     "tool_call_id": r.id,
                     "name": r.name,
                     "content": result_text(
-                        names.get(r.id, "r"), r.name, r.response_data, is_error=r.is_error
+                        names.get(r.id, "r"),
+                        r.name,
+                        r.response_data,
+                        is_error=r.is_error,
+                        call=calls.get(r.id),
                     ),
                 }
                 for r in message.responses
@@ -226,6 +236,36 @@ def plan_messages(
     elif tools:
         result.insert(0, {"role": "system", "content": DEFAULT_SYSTEM + system})
     return result
+
+
+def _repeated_calls(messages: Sequence[Message]) -> dict[str, str]:
+    """Tool call id → the call as Python, for the calls of a tool its turn calls more than once.
+
+    Given two shipping quotes and two conversions, a result read as
+    ``r2 = shipping_quote returned: 33.0`` left the 1.5B model to match it to
+    its line, and the answer gave one price for both parcels; a result that
+    carries its call's arguments is stated with them. A tool called once per
+    turn keeps its name alone: that is all the model needs there.
+
+    A tool called again in a later round of the same turn relabels its
+    first result, so that one prompt shares its KV cache only up to that
+    result (a few hundred tokens evaluated again at most); every other
+    prompt extends the one before, as ``plan_messages`` promises.
+    """
+    turns: list[list[ToolCall]] = [[]]
+    for message in messages:
+        if isinstance(message, UserMessage):
+            turns.append([])
+        elif isinstance(message, AssistantMessage):
+            turns[-1].extend(message.tool_calls)
+    found: dict[str, str] = {}
+    for turn in turns:
+        counts = Counter(call.name for call in turn)
+        for call in turn:
+            if counts[call.name] > 1:
+                arguments = list(arguments_to_object(call.arguments).items())
+                found[call.id] = call_line("r", call.name, arguments).removeprefix("r = ")
+    return found
 
 
 _CUE_REQUEST_CHARS = 400
