@@ -20,6 +20,7 @@ from springtail.models._llamacpp._plan import (
     Ref,
     Template,
     call_line,
+    call_text,
     python_value,
     read_value,
     variables,
@@ -83,6 +84,7 @@ def test_values_are_written_as_the_grammar_writes_them() -> None:
     assert python_value('a"b') == '"a\\"b"'
     assert python_value({"k": [1, False]}) == '{"k": [1, False]}'
     assert call_line("r1", "f", [("a", 1), ("b", Ref("r0"))]) == "r1 = f(a=1, b=r0)"
+    assert call_text("f", [("a", "x")]) == 'f(a="x")'
     assert read_value(' "x@y.com" ') == "x@y.com"
     assert read_value("None") is None
     with pytest.raises(ValueError, match="more than one value"):

@@ -40,6 +40,7 @@ __all__ = [
     "Reference",
     "Template",
     "call_line",
+    "call_text",
     "python_value",
     "read_value",
     "variables",
@@ -335,8 +336,13 @@ def python_value(value: Any) -> str:
 
 def call_line(variable: str, tool: str, arguments: Sequence[tuple[str, Any]]) -> str:
     """``variable = tool(name=value, ...)`` in Python."""
+    return f"{variable} = {call_text(tool, arguments)}"
+
+
+def call_text(tool: str, arguments: Sequence[tuple[str, Any]]) -> str:
+    """``tool(name=value, ...)`` in Python: a call without the variable it fills."""
     written = ", ".join(f"{name}={python_value(value)}" for name, value in arguments)
-    return f"{variable} = {tool}({written})"
+    return f"{tool}({written})"
 
 
 @dataclass(frozen=True, slots=True)

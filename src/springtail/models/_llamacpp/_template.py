@@ -29,7 +29,7 @@ from springtail.messages import (
     UserMessage,
 )
 from springtail.models._llamacpp._llama import chat_formatter
-from springtail.models._llamacpp._plan import PLAN_KEY, Plan, call_line, variables
+from springtail.models._llamacpp._plan import PLAN_KEY, Plan, call_line, call_text, variables
 from springtail.models._llamacpp._stubs import tool_stubs
 from springtail.models._wire import arguments_to_object, function_tools
 from springtail.tools._definition import ToolDefinition
@@ -264,7 +264,7 @@ def _repeated_calls(messages: Sequence[Message]) -> dict[str, str]:
         for call in turn:
             if counts[call.name] > 1:
                 arguments = list(arguments_to_object(call.arguments).items())
-                found[call.id] = call_line("r", call.name, arguments).removeprefix("r = ")
+                found[call.id] = call_text(call.name, arguments)
     return found
 
 
