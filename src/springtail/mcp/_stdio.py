@@ -115,27 +115,32 @@ async def stdio_transport(
         if helpers:
             await _end_group(group)
 
-    async with anyio.create_task_group() as tasks:
-        reading = anyio.CancelScope()
+    try:
+        async with anyio.create_task_group() as tasks:
+            reading = anyio.CancelScope()
 
-        async def read_until_cancelled() -> None:
-            with reading:
-                await read_stdout()
-            read_writer.close()  # also when cancelled before the reader began
+            async def read_until_cancelled() -> None:
+                with reading:
+                    await read_stdout()
+                read_writer.close()  # also when cancelled before the reader began
 
-        tasks.start_soon(read_until_cancelled)
-        tasks.start_soon(write_stdin)
-        tasks.start_soon(watch_exit, reading)
-        try:
-            yield read, write
-        finally:
-            with anyio.CancelScope(shield=True):
-                await _stop(process, group, exited)
-                tasks.cancel_scope.cancel()
-                for stream in (read, write, read_writer, write_reader):
-                    stream.close()
-    with anyio.CancelScope(shield=True), contextlib.suppress(Exception):
-        await process.aclose()
+            tasks.start_soon(read_until_cancelled)
+            tasks.start_soon(write_stdin)
+            tasks.start_soon(watch_exit, reading)
+            try:
+                yield read, write
+            finally:
+                with anyio.CancelScope(shield=True):
+                    await _stop(process, group, exited)
+                    tasks.cancel_scope.cancel()
+                    for stream in (read, write, read_writer, write_reader):
+                        stream.close()
+    finally:
+        # Also when the session ends in an error (a startup timeout, a
+        # refused handshake): a child never waited for is left unreaped, and
+        # its transport warns when collected.
+        with anyio.CancelScope(shield=True), contextlib.suppress(Exception):
+            await process.aclose()
 
 
 async def _stop(process: Process, group: int, exited: anyio.Event) -> None:
