@@ -93,8 +93,19 @@ def test_values_are_written_as_the_grammar_writes_them() -> None:
 
 def test_a_plan_stored_as_other_data_is_no_plan() -> None:
     assert Plan.of(["r1 = today()"]) == Plan((PlanLine("r1", "today", ()),))
-    for stored in (None, [], "r1 = today()", ["r1 = 1 + 1"], [3]):
+    for stored in (None, [], "r1 = today()", ["r1 = 1 + 1"], [3], ["# Step 1: Nothing"]):
         assert Plan.of(stored) is None
+
+
+def test_a_step_comment_stays_above_its_line() -> None:
+    # The conversation shows the plan as the model wrote it, comments included, so the
+    # next request's prompt starts with the tokens already in the KV cache.
+    stored = ["r1 = today()", "# Step 2: Get the day of the week", "r2 = weekday(day=r1)"]
+    plan = Plan.of(stored)
+    assert plan is not None
+    assert [line.comment for line in plan.lines] == ["", "# Step 2: Get the day of the week"]
+    assert plan.lines[1].refs == {"r1"}
+    assert plan.source() == stored
 
 
 LOOKUP = ToolCall("a", "product_lookup", '{"sku": "SKU-300"}')

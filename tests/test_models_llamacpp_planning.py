@@ -377,3 +377,24 @@ def test_a_text_built_from_a_result_waits_for_it_and_is_written_with_it() -> Non
     written = plan('r2 = note_add(text="4 units of SKU-300 left")')
     resumed = output(respond(replies(written), conversation)[0])
     assert calls(resumed) == [("note_add", {"text": "4 units of SKU-300 left"})]
+
+
+def test_with_step_comments_the_model_names_each_next_step_before_it_is_written() -> None:
+    # An experiment, off in the embedded presets (docs/embedded-model.md, seventh pass).
+    commented = SmallModelPolicy(profile=replace(SmallModelPolicy().profile, step_comments=True))
+    first, step = "# Step 1: Multiply 12 by 12", "# Step 2: Get its share of 576"
+    script = replies(plan(first, MULTIPLY, step, SHARE, "# Step 3: Print the result", "print(r2)"))
+    message = output(respond(script, first_turn(), policy=commented)[0])
+    # The step that no call does ends the plan, and its comment goes with it.
+    assert message.metadata[PLAN_KEY] == [first, MULTIPLY, step, SHARE]
+    assert calls(message) == [("calculate", {"operation": "multiply", "left": 12, "right": 12})]
+    # The conversation shows the comment where the model wrote it.
+    runtime = FakeRuntime(replies("144 is 25% of 576."))
+    model = LlamaCppChatModel._over(runtime, policy=commented)
+    options = ChatOptions(tool_callbacks=tuple(FakeTool(t) for t in TOOLS))
+    conversation = after(message, "144")
+    resumed = output(model.call(Prompt(conversation, options)))
+    assert calls(resumed) == [("percentage", {"part": 144, "total": 576})]
+    share = ToolResponse(resumed.tool_calls[0].id, "percentage", "25")
+    model.call(Prompt([*conversation, resumed, ToolResponseMessage((share,))], options))
+    assert plan(first, MULTIPLY, step, SHARE) in runtime.prompts[-1]

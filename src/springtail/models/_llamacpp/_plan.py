@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from springtail.messages import AssistantMessage, Message, ToolResponseMessage, UserMessage
@@ -101,6 +101,8 @@ class PlanLine:
     arguments: tuple[tuple[str, Any], ...]
     """``(name, value)`` in the order written; a value is JSON data, a ``Ref`` or a
     ``Template``."""
+    comment: str = ""
+    """The step comment the model wrote above the line (``# Step 2: Get its weekday``), if any."""
 
     @property
     def refs(self) -> frozenset[str]:
@@ -352,18 +354,28 @@ class Plan:
     lines: tuple[PlanLine, ...]
 
     def source(self) -> list[str]:
-        """The lines as Python source, for the message's metadata."""
-        return [line.source() for line in self.lines]
+        """The lines as Python source, each step comment above its line, for the metadata."""
+        return [text for line in self.lines for text in (line.comment, line.source()) if text]
 
     @classmethod
     def of(cls, sources: object) -> Plan | None:
         """The plan stored as ``sources`` (a list of lines), or ``None`` when it is not one."""
         if not isinstance(sources, list) or not sources:
             return None
-        lines = [PlanLine.parse(s) if isinstance(s, str) else None for s in sources]
-        if any(line is None for line in lines):
-            return None
-        return cls(tuple(line for line in lines if line is not None))
+        lines: list[PlanLine] = []
+        comment = ""
+        for source in sources:
+            if not isinstance(source, str):
+                return None
+            if source.startswith("#"):
+                comment = source
+                continue
+            line = PlanLine.parse(source)
+            if line is None:
+                return None
+            lines.append(replace(line, comment=comment) if comment else line)
+            comment = ""
+        return cls(tuple(lines)) if lines else None
 
 
 @dataclass(frozen=True, slots=True)

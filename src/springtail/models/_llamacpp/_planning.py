@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from springtail.models._llamacpp._binding import UNBOUND, bind, stated_numbers
@@ -100,11 +101,16 @@ class Planner:
         number = _first_number(view.plan.next_variable())
         truncated = False
         retried = bridging = redirected = False
+        steps = policy.profile.step_comments
+        note: tuple[str, list[int]] | None = None  # the next line's step comment, when written
         while len(lines) < MAX_LINES and not gen.cancel.is_set():
             variable = f"r{number}"
+            if steps and note is None:
+                note = self._step_comment(tokens, number)
+            comment, comment_tokens = note or ("", [])
             # "r1 =", not "r1 = ": the model's next token carries its own space (" today"),
             # and a forced trailing space left it only tokens like "_today".
-            head = gen.tokenize(f"{variable} =")
+            head = comment_tokens + gen.tokenize(f"{variable} =")
             grammar = line_grammar(
                 choices,
                 [*answered, *(line.variable for line in lines)],
@@ -185,15 +191,20 @@ class Planner:
                 line = PlanLine(line.variable, line.tool, arguments)
                 # The plan goes on from the line as it runs, not as the model first wrote it.
                 line_tokens = gen.tokenize(line.source()[len(f"{variable} =") :] + "\n")
-            lines.append(line)
+            lines.append(replace(line, comment=comment) if comment else line)
             tokens = tokens + head + line_tokens
             bridged = bool(wanted) and not asked
             choices, wanted, retried, bridging = tools, frozenset(), False, False
             redirected = False
+            note = None
             step = policy.next(view, lines, tools)
             if isinstance(step, Close):
                 break
-            wants = self._another(tokens)
+            if steps:
+                # The model says what its next step is, then whether a call does it: after
+                # the last call it names a step that is none ("# Step 3: Return the result").
+                note = self._step_comment(tokens, number + 1)
+            wants = self._another(tokens + (note[1] if note else []))
             if isinstance(step, More):
                 # A line the model meant to write anyway may be a step between (it takes an
                 # earlier result) and carry none of the wanted values itself; one such step,
@@ -223,6 +234,23 @@ class Planner:
             LINES_KEY: [line.variable for line, _ in written],
         }
         return gen.reply(prose, [call for _, call in written], metadata=metadata)
+
+    def _step_comment(self, tokens: list[int], number: int) -> tuple[str, list[int]]:
+        """The model's comment on step ``number`` (``# Step 2: Get the weekday``) and its tokens."""
+        gen = self.gen
+        head_text = f"# Step {number}:"
+        head = gen.tokenize(head_text)
+        body = gen.generate(
+            _COMMENT_GRAMMAR,
+            tokens=tokens + head,
+            stream=False,
+            max_new=_COMMENT_TOKENS,
+            done=_ends_line,
+        )
+        text, body_tokens = body.text, list(body.tokens)
+        if not text.endswith("\n"):  # cut at its length: the line ends here
+            text, body_tokens = text + "\n", body_tokens + list(gen.newline)
+        return head_text + text.rstrip("\n"), head + body_tokens
 
     def _another(self, tokens: list[int]) -> bool:
         """Whether another line follows: the model gives a new line at least half its probability.
@@ -272,6 +300,8 @@ class Planner:
         tokens = gen.tokens + gen.open_tag + gen.newline
         calls: list[tuple[PlanLine, ParsedCall]] = []
         for line in lines:
+            if line.comment:
+                tokens = tokens + gen.tokenize(line.comment + "\n")
             if not line.refs:
                 calls.append((line, ParsedCall(line.tool, line.bound({}))))
                 tokens = tokens + gen.tokenize(line.source() + "\n")
@@ -337,6 +367,12 @@ def _unknown_call(variable: str, text: str, tools: Sequence[ToolDefinition]) -> 
 
 def _first_number(variable: str) -> int:
     return int(variable[1:]) if variable[1:].isdigit() else 1
+
+
+_COMMENT_GRAMMAR = r'''root ::= [^\n<]+ "\n"'''
+"""A step comment: one line of words (no tag: ``</tool_call>`` may not close the plan there)."""
+_COMMENT_TOKENS = 40
+"""At most this many tokens for a step comment (they run 5-15)."""
 
 
 def _ends_line(text: str) -> bool:

@@ -102,6 +102,13 @@ class DecodingProfile:
             …) returned: 33.0``) instead of the tool's name: given two quotes
             and two conversions, the 1.5B model gave one price for both
             parcels (sixth pass, docs/embedded-model.md).
+        step_comments: With ``plans``, each line of a plan follows a comment
+            the model writes first (``# Step 2: Get the day of the week``),
+            and after a line, the next comment is written before the model
+            says whether a call follows it: a coder model states a step in
+            words before it writes it, and a step whose need is a word of
+            the request ("day of the week") is then written
+            (seventh pass, docs/embedded-model.md).
     """
 
     plans: bool = False
@@ -116,6 +123,7 @@ class DecodingProfile:
     stop_repeats: bool = False
     state_results: int = 0
     result_call: bool = False
+    step_comments: bool = False
 
     def __post_init__(self) -> None:
         if self.answer_tokens is not None and self.answer_tokens < 1:
