@@ -55,7 +55,10 @@ class _Calendar:
         start: Annotated[str, Param("Start time, HH:MM")],
         minutes: Annotated[int, Param("Length in minutes")] = 60,
     ) -> str:
-        event = _Event(f"E-{len(self.events) + 1}", title, day, start, minutes)
+        # Numbered past the highest id, not the count: after a cancellation the count
+        # would hand out an id that another event still has.
+        number = max((int(e.id.split("-")[1]) for e in self.events), default=0) + 1
+        event = _Event(f"E-{number}", title, day, start, minutes)
         self.events.append(event)
         return event.id
 
