@@ -810,3 +810,34 @@ def test_a_filter_left_out_does_not_run_end_to_end() -> None:
     )
     assert [(c.name, json.loads(c.arguments)) for c in message.tool_calls] == [("list_doctors", {})]
     assert message.metadata[PLAN_KEY] == ["r1 = list_doctors()"]
+
+
+CALENDAR_TOOLS = (
+    ToolDefinition(
+        "find_events",
+        "Find calendar events whose title holds the words; returns their ids.",
+        schema(query={"type": "string"}),
+    ),
+    ToolDefinition(
+        "cancel_event", "Cancel an event by its id.", schema(event_id={"type": "string"})
+    ),
+    ToolDefinition(
+        "calculate",
+        "Multiply two numbers.",
+        schema(left={"type": "number"}, right={"type": "number"}),
+    ),
+)
+
+
+def test_an_invented_id_with_nothing_named_is_looked_up_by_the_tool_that_gives_it() -> None:
+    # The request names its subject in words only ("the team sync"): no value to carry,
+    # but the invented id is one a tool can find (seventh pass).
+    asked = view(UserMessage("Please drop the team sync from my calendar, I can't make it."))
+    early = line('r1 = cancel_event(event_id="12345")')
+    assert MadeUpValues().review(asked, early, [], CALENDAR_TOOLS) == Retry(
+        "cancel_event", only=frozenset({"find_events"})
+    )
+    # Invented numbers are a computation nobody asked for, not an id to look up: prose.
+    sums = view(UserMessage("How many minutes are there in a day?"))
+    product = line("r1 = calculate(left=24, right=60)")
+    assert MadeUpValues().review(sums, product, [], CALENDAR_TOOLS) == Prose(without_tools=True)

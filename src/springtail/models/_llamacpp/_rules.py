@@ -390,7 +390,12 @@ class MadeUpValues(Rule):
     first line that invents a value the tools can give (``doctor_id="D-1"``
     for "our cardiologist") is written again with only the tools whose
     words match that parameter's (``_subjects.providers``: the tool that
-    lists doctors with their ids).
+    lists doctors with their ids). So is a first line of only invented
+    texts when the request names nothing to carry, if a tool gives them
+    ("Please drop the team sync from my calendar" wrote
+    ``cancel_event(event_id="12345")``: the tool that finds events comes
+    first); invented numbers there are a computation nobody asked for, and
+    the reply is prose.
 
     A later line with such a value either computed it ahead or filled a slot
     the request gave no value for. When the line also carries a request value
@@ -426,13 +431,18 @@ class MadeUpValues(Rule):
             return Keep(defaults=unasked) if unasked else None
         if not written and len(tools) < 2:
             return Prose(without_tools=True)
-        if not written and made_up(arguments, view.known, schema):
-            unused = unused_values(view, (line,), tools)
-            return Retry(line.tool, unused) if unused else Prose(without_tools=True)
         # A text that repeats the request names no subject a tool gives ("Copy my groceries
         # note into a new note" as the new note's text): only invented values say which tool
         # to call first.
         given = _given(line, tools, made_alone)
+        if not written and made_up(arguments, view.known, schema):
+            unused = unused_values(view, (line,), tools)
+            if unused:
+                return Retry(line.tool, unused)
+            # A text no one gave (an id, not a computed number) that a tool can look up:
+            # the chain starts there ("drop the team sync" wrote event_id="12345").
+            looked_up = given and _all_text(made_alone, schema)
+            return Retry(line.tool, only=given) if looked_up else Prose(without_tools=True)
         if not written:
             return Retry(line.tool, only=given)
         before = written[-1]
@@ -456,6 +466,14 @@ def _given(line: PlanLine, tools: Sequence[ToolDefinition], made: frozenset[str]
         tools_for = providers(name, properties.get(name), tools, besides=line.tool)
         found = tools_for if found is None else found & tools_for
     return found or frozenset()
+
+
+def _all_text(names: frozenset[str], schema: Mapping[str, Any] | None) -> bool:
+    """Whether every parameter in ``names`` takes a string (an id or a name, not a number)."""
+    properties: Mapping[str, Any] = (schema or {}).get("properties") or {}
+    return bool(names) and all(
+        (properties.get(name) or {}).get("type") == "string" for name in names
+    )
 
 
 def _names_key(arguments: Mapping[str, Any], made: frozenset[str], before: PlanLine) -> bool:
