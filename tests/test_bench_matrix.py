@@ -372,3 +372,13 @@ def test_held_out_turns_print_no_text_unless_revealed() -> None:
     assert "Zoe" in result.line(reveal=True)
     result.half = "dev"
     assert "Zoe" in result.line(reveal=False)
+
+
+def test_a_new_event_never_takes_the_id_of_one_still_on_the_calendar() -> None:
+    # Numbered by count, an event added after a cancellation took the id of the last one.
+    tools = {t.tool_definition.name: t for t in _calendar.CALENDAR.build()}
+    assert tools["cancel_event"].call('{"event_id": "E-1"}') == "cancelled"
+    added = tools["add_event"].call('{"title": "Dentist", "day": "2026-03-19", "start": "15:00"}')
+    found = tools["find_events"].call('{"query": "review"}')
+    assert added not in found
+    assert added == "E-4"
