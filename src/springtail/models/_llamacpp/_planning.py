@@ -204,7 +204,7 @@ class Planner:
                 # The model says what its next step is, then whether a call does it: after
                 # the last call it names a step that is none ("# Step 3: Return the result").
                 note = self._step_comment(tokens, number + 1)
-            wants = self._another(tokens + (note[1] if note else []))
+            wants = self._another(tokens + note[1] if note else tokens)
             if isinstance(step, More):
                 # A line the model meant to write anyway may be a step between (it takes an
                 # earlier result) and carry none of the wanted values itself; one such step,
