@@ -20,6 +20,10 @@ from typing import Any
 
 import numpy as np
 
+from springtail.messages import AssistantMessage, ChatOptions, Message, Prompt, UserMessage
+from springtail.models._llamacpp import LlamaCppChatModel, PlanLine, SmallModelPolicy, TurnView
+from springtail.tools._definition import ToolDefinition
+
 SPECIALS = ("<|im_start|>", "<|im_end|>", "<|endoftext|>", "<tool_call>", "</tool_call>")
 END = ("<|im_end|>", "<|endoftext|>")
 ASSISTANT = "<|im_start|>assistant\n"
@@ -296,3 +300,49 @@ def json_call(name: str, **arguments: object) -> str:
 
     body = json.dumps({"name": name, "arguments": arguments})
     return f"<tool_call>\n{body}\n</tool_call>"
+
+
+# -- what the rule tests share (test_models_llamacpp_rules, _made_up, _rule) ----------
+
+WEEKDAY = ToolDefinition(
+    "weekday", "The day of the week of a date.", schema(day={"type": "string"})
+)
+DAYS = ToolDefinition(
+    "days_between",
+    "Days from one date to another.",
+    schema(start={"type": "string"}, end={"type": "string"}),
+)
+TODAY = ToolDefinition("today", "Today's date.", schema())
+TOOLS = (WEEKDAY, DAYS, TODAY)
+"""The date tools the rule tests offer unless a test offers its own."""
+
+
+def view(*messages: Message) -> TurnView:
+    """The turn view of these messages."""
+    return TurnView.of(list(messages))
+
+
+def line(source: str) -> PlanLine:
+    """A plan line, parsed (a test's line must parse)."""
+    parsed = PlanLine.parse(source)
+    assert parsed is not None
+    return parsed
+
+
+def ask(
+    script: Script,
+    messages: list[Message],
+    policy: SmallModelPolicy | None = None,
+    tools: tuple[ToolDefinition, ...] = TOOLS,
+) -> AssistantMessage:
+    """The reply of the embedded model on a fake runtime with this script, offered ``tools``."""
+    runtime = FakeRuntime(script)
+    model = LlamaCppChatModel._over(runtime, **({} if policy is None else {"policy": policy}))
+    options = ChatOptions(tool_callbacks=tuple(FakeTool(t) for t in tools))
+    result = model.call(Prompt(messages, options)).result
+    assert result is not None
+    return result.output
+
+
+ASKED = UserMessage("What day of the week is 2026-12-25?")
+"""A request ``weekday`` answers, for the date it gives."""

@@ -13,7 +13,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from springtail.models._llamacpp import More, Next, Offer, Opening, PlanLine, Prose, Rule, TurnView
-from springtail.models._llamacpp._rules import literal_arguments
+from springtail.models._llamacpp._rule import literal_arguments
 from springtail.models._llamacpp._values import shape, uses
 from springtail.tools._definition import ToolDefinition
 

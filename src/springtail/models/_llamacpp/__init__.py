@@ -23,6 +23,7 @@ from springtail.models._llamacpp._decisions import (
     Wait,
 )
 from springtail.models._llamacpp._files import ensure_model_file
+from springtail.models._llamacpp._made_up import MadeUpValues
 from springtail.models._llamacpp._model import LlamaCppChatModel
 from springtail.models._llamacpp._plan import PlanLine, PlanState, Ref, Template
 from springtail.models._llamacpp._policy import PlainPolicy, SmallModelPolicy, ToolPolicy
@@ -31,14 +32,13 @@ from springtail.models._llamacpp._profile import (
     SMALL_MODEL_PROFILE,
     DecodingProfile,
 )
+from springtail.models._llamacpp._rule import Rule
 from springtail.models._llamacpp._rules import (
     DEFAULT_RULES,
     CallShare,
     FollowUpCallFloor,
-    MadeUpValues,
     PlanLimit,
     RepeatAsProse,
-    Rule,
     UnknownToolAsProse,
     UnusedValuesAskMore,
     ValueFitsElsewhere,

@@ -49,7 +49,7 @@ from springtail.models._llamacpp._plan import (
 from springtail.models._llamacpp._plan_grammar import line_grammar, value_grammar
 from springtail.models._llamacpp._policy import ToolPolicy
 from springtail.models._llamacpp._reply import Reply
-from springtail.models._llamacpp._rules import line_carries
+from springtail.models._llamacpp._rule import line_carries
 from springtail.models._llamacpp._view import TurnView
 from springtail.tools._definition import ToolDefinition
 

@@ -13,7 +13,8 @@ points only:
   decides.
 
 Each answer is a small tagged value (``_decisions.py``), and each rule is a
-small class that answers one question, or passes (``_rules.py``). How prompts
+small class that answers one question, or passes (``_rules.py``, on the base in
+``_rule.py``; ``MadeUpValues`` in ``_made_up.py``). How prompts
 are written and text generated is not a decision but a plain
 ``DecodingProfile``. The
 measurements behind every rule are in ``docs/embedded-model.md``.
@@ -40,7 +41,8 @@ from springtail.models._llamacpp._decisions import (
 )
 from springtail.models._llamacpp._plan import PlanLine
 from springtail.models._llamacpp._profile import SMALL_MODEL_PROFILE, DecodingProfile
-from springtail.models._llamacpp._rules import DEFAULT_RULES, Rule
+from springtail.models._llamacpp._rule import Rule
+from springtail.models._llamacpp._rules import DEFAULT_RULES
 from springtail.models._llamacpp._view import TurnView
 from springtail.tools._definition import ToolDefinition
 

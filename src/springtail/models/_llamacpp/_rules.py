@@ -5,6 +5,10 @@ passes by returning ``None``; ``SmallModelPolicy`` asks its rules in order and
 the first answer decides. No rule names an application's tools or words:
 each reads only the request, the tools' schemas and what the conversation
 holds. The measurement behind each is in ``docs/embedded-model.md``.
+
+The base ``Rule`` and the readings several rules share are in ``_rule.py``;
+``MadeUpValues``, the largest rule, is in ``_made_up.py``. Both are
+re-exported here with ``DEFAULT_RULES``, the order the policy asks them in.
 """
 
 from __future__ import annotations
@@ -18,7 +22,6 @@ from springtail.models._llamacpp._decisions import (
     ByShare,
     Drop,
     Free,
-    Keep,
     More,
     Next,
     Offer,
@@ -26,21 +29,12 @@ from springtail.models._llamacpp._decisions import (
     Prose,
     Retry,
     Review,
-    Wait,
 )
-from springtail.models._llamacpp._plan import PlanLine, Ref, Template
+from springtail.models._llamacpp._made_up import MadeUpValues
+from springtail.models._llamacpp._plan import PlanLine
+from springtail.models._llamacpp._rule import Rule, literal_arguments, tool_schema, unused_values
 from springtail.models._llamacpp._stubs import parameter_example
-from springtail.models._llamacpp._subjects import providers
-from springtail.models._llamacpp._values import (
-    defaults,
-    invented,
-    made_up,
-    named_choices,
-    normal,
-    shape,
-    unnamed_filters,
-    uses,
-)
+from springtail.models._llamacpp._values import normal, shape
 from springtail.models._llamacpp._view import TurnView
 from springtail.tools._definition import ToolDefinition
 
@@ -55,41 +49,7 @@ __all__ = [
     "UnknownToolAsProse",
     "UnusedValuesAskMore",
     "ValueFitsElsewhere",
-    "unused_values",
 ]
-
-
-class Rule:
-    """A rule answers one of the policy's questions and passes (``None``) on the others."""
-
-    def opening(self, view: TurnView, tools: Sequence[ToolDefinition]) -> Opening | None:
-        """How the next reply may open, or ``None`` to pass."""
-        return None
-
-    def review(
-        self,
-        view: TurnView,
-        line: PlanLine,
-        written: Sequence[PlanLine],
-        tools: Sequence[ToolDefinition],
-    ) -> Review | None:
-        """What to do with a line the model wrote, or ``None`` to pass."""
-        return None
-
-    def next(
-        self, view: TurnView, written: Sequence[PlanLine], tools: Sequence[ToolDefinition]
-    ) -> Next | None:
-        """Whether another line follows, or ``None`` to pass."""
-        return None
-
-
-def literal_arguments(line: PlanLine) -> dict[str, Any]:
-    """A line's arguments that are values the model wrote (not earlier results)."""
-    return {name: value for name, value in line.arguments if not isinstance(value, Ref | Template)}
-
-
-def _schema(tools: Sequence[ToolDefinition], name: str) -> Mapping[str, Any] | None:
-    return next((d.input_schema for d in tools if d.name == name), None)
 
 
 @dataclass(frozen=True)
@@ -209,49 +169,6 @@ class RepeatAsProse(Rule):
         return Retry(line.tool, unused) if unused else Prose(without_tools=True)
 
 
-def line_carries(
-    line: PlanLine, wanted: frozenset[str], schema: Mapping[str, Any] | None
-) -> set[str]:
-    """The values of ``wanted`` a line carries: written, or as a default it leaves as it is."""
-    carried = uses(literal_arguments(line), wanted, schema)
-    return carried | (defaults(dict(line.arguments), schema) & wanted)
-
-
-def request_wanted(view: TurnView, tools: Sequence[ToolDefinition]) -> frozenset[str]:
-    """The values the request gives its calls, with the tools' enum choices it names.
-
-    Its own values are ``RequestValues.wanted``; "a checkup and a
-    consultation" also names two choices of a ``visit_type`` (``named_choices``).
-    A choice that is a word of a tool's name is left out: there the request
-    names the tool.
-    """
-    choices = named_choices(view.request, [d.input_schema for d in tools])
-    # A choice that is also a word of a tool's name is the request's verb for that tool
-    # ("add that as a to-do" names ``todo_add``, not ``calculate``'s ``add``).
-    verbs = frozenset().union(*(name_words(d.name) for d in tools))
-    return view.values.wanted | (choices - verbs)
-
-
-def unused_values(
-    view: TurnView, written: Sequence[PlanLine], tools: Sequence[ToolDefinition]
-) -> frozenset[str]:
-    """The request's values (``request_wanted``) that no call of this turn carries.
-
-    Counted over the calls made since the request, the plan's lines and ``written``.
-    """
-    wanted = request_wanted(view, tools)
-    if not wanted:
-        return frozenset()
-    used: set[str] = set()
-    for name, arguments in view.call_arguments():
-        used |= uses(arguments, wanted, _schema(tools, name))
-        used |= defaults(arguments, _schema(tools, name)) & wanted
-    planned = view.plan.plan.lines if view.plan.plan is not None else ()
-    for line in (*planned, *written):
-        used |= line_carries(line, wanted, _schema(tools, line.tool))
-    return wanted - used
-
-
 @dataclass(frozen=True)
 class UnusedValuesAskMore(Rule):
     """While the request gives values that no line carries, another line follows and carries one.
@@ -321,7 +238,7 @@ class ValueFitsElsewhere(Rule):
         tools: Sequence[ToolDefinition],
     ) -> Review | None:
         """``Retry`` without the line's tool when a value fits only another tool's parameter."""
-        schema = _schema(tools, line.tool)
+        schema = tool_schema(tools, line.tool)
         properties: Mapping[str, Any] = (schema or {}).get("properties") or {}
         for name, value in literal_arguments(line).items():
             if not isinstance(value, str):
@@ -361,168 +278,6 @@ def _fits(value: str, spec: Any) -> bool:
 def _signature(value: str) -> str:
     """An id's letters as written and its digits as runs: ``P-101`` is ``P-9``, not ``D-9``."""
     return re.sub(r"\d+", "9", value.strip().upper())
-
-
-@dataclass(frozen=True)
-class MadeUpValues(Rule):
-    """Values with digits that appear nowhere in the conversation were invented, not read.
-
-    A first line made only of such values means no tool was needed: "How
-    many minutes are there in a day?" became
-    ``days_between("2023-04-01", "2023-04-02")``. The reply is then prose,
-    written from the prompt without the tools (with them the model describes
-    the call it meant to make). A first line that reads some values and
-    invents others is a step taken too early ("Book Tom Becker in with Dr.
-    Haddad (D-2)" became a booking for a patient id nobody gave): the plan
-    starts again without that tool (the policy says ``Retry``), so the
-    first line looks the value up; a retried line that invents again is
-    answered in prose.
-
-    An argument whose text is the request itself (``add_note(text="Copy my
-    groceries note …")``) was not read either: the note's text is a step
-    away.
-
-    A chain starts from what the request gives: a first line made only of
-    invented values while the request names something no line carries
-    ("Cancel Maria Gonzalez's next appointment" became
-    ``cancel_appointment(appointment_id="A-501")``, the schema's example) is
-    written again without its tool and must carry one of those values. A
-    first line that invents a value the tools can give (``doctor_id="D-1"``
-    for "our cardiologist") is written again with only the tools whose
-    words match that parameter's (``_subjects.providers``: the tool that
-    lists doctors with their ids). So is a first line of only invented
-    texts when the request names nothing to carry, if a tool gives them
-    ("Please drop the team sync from my calendar" wrote
-    ``cancel_event(event_id="12345")``: the tool that finds events comes
-    first); invented numbers there are a computation nobody asked for, and
-    the reply is prose.
-
-    A later line with such a value either computed it ahead or filled a slot
-    the request gave no value for. When the line also carries a request value
-    no earlier line carries, the request asked for it and the model computed
-    ahead ("12 times 12, and what percentage is that of 576?" went on to
-    ``percentage(part=144, total=576)``): the line waits for the line before
-    it, whose result the value becomes. It waits too when it is a step of a
-    chain (it takes an earlier result) and the line before gives that value
-    (``patient_share(price=r1, coverage_percent=0.8)`` after a patient's
-    record), or when its invented text names what the line before looked up
-    (``todo_add(title="Call C-102 back")`` after customer C-102's lookup: the
-    title is about the customer). A chain step whose value another tool
-    gives, not yet called, is written again with only those tools (the step
-    between). Otherwise the step was invented ("How many units of SKU-200
-    are left?" went on to ``product_reserve(sku="SKU-200", quantity=10)``)
-    and the plan ends before it. A variable is a result, not an invention.
-    """
-
-    def review(
-        self,
-        view: TurnView,
-        line: PlanLine,
-        written: Sequence[PlanLine],
-        tools: Sequence[ToolDefinition],
-    ) -> Review | None:
-        """Prose for an invented first line; a wait or the plan's end for a later one."""
-        arguments, schema = literal_arguments(line), _schema(tools, line.tool)
-        made_alone = invented(arguments, view.known, schema)
-        made = made_alone | _parroted(arguments, view.request)
-        if not made:
-            # A filter the conversation never asked for is a choice made up: it is left out.
-            unasked = unnamed_filters(arguments, schema, view.known.text)
-            return Keep(defaults=unasked) if unasked else None
-        if not written and len(tools) < 2:
-            return Prose(without_tools=True)
-        # A text that repeats the request names no subject a tool gives ("Copy my groceries
-        # note into a new note" as the new note's text): only invented values say which tool
-        # to call first.
-        given = _given(line, tools, made_alone)
-        if not written and made_up(arguments, view.known, schema):
-            unused = unused_values(view, (line,), tools)
-            if unused:
-                return Retry(line.tool, unused)
-            # A text no one gave (an id, not a computed number) that a tool can look up:
-            # the chain starts there ("drop the team sync" wrote event_id="12345").
-            looked_up = given and _all_text(made_alone, schema)
-            return Retry(line.tool, only=given) if looked_up else Prose(without_tools=True)
-        if not written:
-            return Retry(line.tool, only=given)
-        before = written[-1]
-        if (
-            _adds_request_values(view, line, written, tools)
-            or (line.refs and before.tool in given)
-            or _names_key(arguments, made, before)
-        ):
-            return Wait(made)
-        between = given - {w.tool for w in written}
-        if line.refs and between:
-            return Retry(line.tool, only=between)
-        return Drop()
-
-
-def _given(line: PlanLine, tools: Sequence[ToolDefinition], made: frozenset[str]) -> frozenset[str]:
-    """The tools that give every invented argument of ``line`` (by their words), if any."""
-    properties: Mapping[str, Any] = (_schema(tools, line.tool) or {}).get("properties") or {}
-    found: frozenset[str] | None = None
-    for name in made:
-        tools_for = providers(name, properties.get(name), tools, besides=line.tool)
-        found = tools_for if found is None else found & tools_for
-    return found or frozenset()
-
-
-def _all_text(names: frozenset[str], schema: Mapping[str, Any] | None) -> bool:
-    """Whether every parameter in ``names`` takes a string (an id or a name, not a number)."""
-    properties: Mapping[str, Any] = (schema or {}).get("properties") or {}
-    return bool(names) and all(
-        (properties.get(name) or {}).get("type") == "string" for name in names
-    )
-
-
-def _names_key(arguments: Mapping[str, Any], made: frozenset[str], before: PlanLine) -> bool:
-    """Whether an invented text holds an id the line before looked up (a text about it)."""
-    keys = {
-        normal(v)
-        for v in literal_arguments(before).values()
-        if isinstance(v, str) and any(c.isdigit() for c in v) and shape(normal(v)) != "number"
-    }
-    return any(
-        isinstance(arguments.get(name), str) and any(k in normal(arguments[name]) for k in keys)
-        for name in made
-    )
-
-
-def _parroted(arguments: Mapping[str, Any], request: str) -> frozenset[str]:
-    """The arguments whose text is the request itself: a placeholder, not a value read.
-
-    "Copy my groceries note into a new note called 'Sunday shopping'" became
-    ``add_note(title="Sunday shopping", text="Copy my groceries note …")``.
-    """
-    said = " ".join(request.lower().split())
-    if len(said) < 20:
-        return frozenset()
-    return frozenset(
-        name
-        for name, value in arguments.items()
-        if isinstance(value, str)
-        and len(" ".join(value.lower().split())) >= 0.8 * len(said)
-        and " ".join(value.lower().split()) in said
-    )
-
-
-def _adds_request_values(
-    view: TurnView, line: PlanLine, written: Sequence[PlanLine], tools: Sequence[ToolDefinition]
-) -> bool:
-    """Whether ``line`` carries a value of the request that no earlier line carries."""
-    request = view.values.literals
-    earlier: set[str] = set()
-    for other in written:
-        earlier |= uses(literal_arguments(other), request, _schema(tools, other.tool))
-    carried = uses(literal_arguments(line), request, _schema(tools, line.tool))
-    return bool(carried - earlier)
-
-
-def name_words(name: str) -> frozenset[str]:
-    """A tool name's words of three letters or more (``product_list``: product, list)."""
-    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name)
-    return frozenset(w for w in re.split(r"[^A-Za-z0-9]+", spaced.lower()) if len(w) >= 3)
 
 
 DEFAULT_RULES: tuple[Rule, ...] = (

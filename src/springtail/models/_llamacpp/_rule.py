@@ -1,0 +1,112 @@
+"""The base every small-model rule extends, and the readings several rules share.
+
+A rule reads a plan line (the values the model wrote, the request values it
+carries) and the request (the values it gives, those no call carries yet);
+``_rules.py`` and ``_made_up.py`` both read them, so they live here, below
+both, and each reading is written once.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from springtail.models._llamacpp._decisions import Next, Opening, Review
+from springtail.models._llamacpp._plan import PlanLine, Ref, Template
+from springtail.models._llamacpp._values import defaults, named_choices, uses
+from springtail.models._llamacpp._view import TurnView
+from springtail.tools._definition import ToolDefinition
+
+__all__ = [
+    "Rule",
+    "line_carries",
+    "literal_arguments",
+    "name_words",
+    "request_wanted",
+    "tool_schema",
+    "unused_values",
+]
+
+
+class Rule:
+    """A rule answers one of the policy's questions and passes (``None``) on the others."""
+
+    def opening(self, view: TurnView, tools: Sequence[ToolDefinition]) -> Opening | None:
+        """How the next reply may open, or ``None`` to pass."""
+        return None
+
+    def review(
+        self,
+        view: TurnView,
+        line: PlanLine,
+        written: Sequence[PlanLine],
+        tools: Sequence[ToolDefinition],
+    ) -> Review | None:
+        """What to do with a line the model wrote, or ``None`` to pass."""
+        return None
+
+    def next(
+        self, view: TurnView, written: Sequence[PlanLine], tools: Sequence[ToolDefinition]
+    ) -> Next | None:
+        """Whether another line follows, or ``None`` to pass."""
+        return None
+
+
+def literal_arguments(line: PlanLine) -> dict[str, Any]:
+    """A line's arguments that are values the model wrote (not earlier results)."""
+    return {name: value for name, value in line.arguments if not isinstance(value, Ref | Template)}
+
+
+def tool_schema(tools: Sequence[ToolDefinition], name: str) -> Mapping[str, Any] | None:
+    """The input schema of the tool called ``name`` among ``tools``, or ``None``."""
+    return next((d.input_schema for d in tools if d.name == name), None)
+
+
+def line_carries(
+    line: PlanLine, wanted: frozenset[str], schema: Mapping[str, Any] | None
+) -> set[str]:
+    """The values of ``wanted`` a line carries: written, or as a default it leaves as it is."""
+    carried = uses(literal_arguments(line), wanted, schema)
+    return carried | (defaults(dict(line.arguments), schema) & wanted)
+
+
+def request_wanted(view: TurnView, tools: Sequence[ToolDefinition]) -> frozenset[str]:
+    """The values the request gives its calls, with the tools' enum choices it names.
+
+    Its own values are ``RequestValues.wanted``; "a checkup and a
+    consultation" also names two choices of a ``visit_type`` (``named_choices``).
+    A choice that is a word of a tool's name is left out: there the request
+    names the tool.
+    """
+    choices = named_choices(view.request, [d.input_schema for d in tools])
+    # A choice that is also a word of a tool's name is the request's verb for that tool
+    # ("add that as a to-do" names ``todo_add``, not ``calculate``'s ``add``).
+    verbs = frozenset().union(*(name_words(d.name) for d in tools))
+    return view.values.wanted | (choices - verbs)
+
+
+def unused_values(
+    view: TurnView, written: Sequence[PlanLine], tools: Sequence[ToolDefinition]
+) -> frozenset[str]:
+    """The request's values (``request_wanted``) that no call of this turn carries.
+
+    Counted over the calls made since the request, the plan's lines and ``written``.
+    """
+    wanted = request_wanted(view, tools)
+    if not wanted:
+        return frozenset()
+    used: set[str] = set()
+    for name, arguments in view.call_arguments():
+        used |= uses(arguments, wanted, tool_schema(tools, name))
+        used |= defaults(arguments, tool_schema(tools, name)) & wanted
+    planned = view.plan.plan.lines if view.plan.plan is not None else ()
+    for line in (*planned, *written):
+        used |= line_carries(line, wanted, tool_schema(tools, line.tool))
+    return wanted - used
+
+
+def name_words(name: str) -> frozenset[str]:
+    """A tool name's words of three letters or more (``product_list``: product, list)."""
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name)
+    return frozenset(w for w in re.split(r"[^A-Za-z0-9]+", spaced.lower()) if len(w) >= 3)

@@ -1,0 +1,268 @@
+"""``MadeUpValues`` on a scripted runtime: a value no one gave, and what the plan does with it."""
+
+from __future__ import annotations
+
+import json
+
+from fake_llama import ASKED, DAYS, TOOLS, ask, line, plan, replies, schema, view
+from springtail.messages import SystemMessage, UserMessage
+from springtail.models._llamacpp import Drop, Keep, MadeUpValues, Prose, Retry, Wait
+from springtail.models._llamacpp._plan import PLAN_KEY
+from springtail.tools._definition import ToolDefinition
+
+# -- MadeUpValues: a value invented, not read -----------------------------------------------
+
+
+def test_a_line_made_of_invented_values_is_prose_without_the_tools() -> None:
+    rule = MadeUpValues()
+    invented = line('r1 = days_between(start="2023-04-01", end="2023-04-02")')
+    asked = view(UserMessage("How many minutes are there in a day?"))
+    assert rule.review(asked, invented, [], TOOLS) == Prose(without_tools=True)
+    assert rule.review(view(ASKED), line('r1 = weekday(day="2026-12-25")'), [], TOOLS) is None
+    # A variable is not a value the model made up.
+    assert rule.review(asked, line("r2 = weekday(day=r1)"), [line("r1 = today()")], TOOLS) is None
+
+
+def test_a_first_line_that_reads_some_values_and_invents_one_is_a_step_too_early() -> None:
+    rule = MadeUpValues()
+    asked = view(UserMessage("How many days is it from today until 2026-04-01?"))
+    early = line('r1 = days_between(start="2026-03-01", end="2026-04-01")')
+    assert rule.review(asked, early, [], TOOLS) == Retry("days_between")
+    # With one tool, nothing else could come first: prose.
+    assert rule.review(asked, early, [], (DAYS,)) == Prose(without_tools=True)
+
+
+def test_a_first_line_that_copies_one_request_value_into_two_arguments_is_too_early() -> None:
+    asked = view(UserMessage("How many days is it from today until 2026-04-01?"))
+    copied = line('r1 = days_between(start="2026-04-01", end="2026-04-01")')
+    assert MadeUpValues().review(asked, copied, [], TOOLS) == Retry("days_between")
+
+
+def test_a_retried_line_may_not_call_a_tool_that_is_not_offered() -> None:
+    request = UserMessage("How many days is it from today until 2026-04-01?")
+    copied = 'r1 = days_between(start="2026-04-01", end="2026-04-01")'
+    # Without its tool the model's likeliest line is a variant of that tool's name, which
+    # the unknown-tool rule would have turned into prose: a retry offers only real tools.
+    script = replies(
+        (plan(copied), 9.0),
+        (plan('r1 = days_between_today("2026-04-01")'), 8.5),
+        (plan("r1 = today()"), 8.0),
+    )
+    message = ask(script, [request])
+    assert [c.name for c in message.tool_calls] == ["today"]
+
+
+def test_a_first_line_that_retries_without_its_tool_looks_the_value_up() -> None:
+    request = UserMessage("How many days is it from today until 2026-04-01?")
+
+    def script(prompt: str) -> list[tuple[str, float]]:
+        early = plan('r1 = days_between(start="2026-03-01", end="2026-04-01")')
+        return [(early, 9.0), (plan("r1 = today()"), 8.0)]
+
+    message = ask(script, [request])
+    assert [c.name for c in message.tool_calls] == ["today"]
+
+
+def test_a_later_line_that_invents_a_value_and_adds_nothing_ends_the_plan() -> None:
+    rule = MadeUpValues()
+    first = line('r1 = weekday(day="2026-12-25")')
+    half = line('r2 = days_between(start="2026-12-25", end="2027-01-09")')
+    assert rule.review(view(ASKED), half, [first], TOOLS) == Drop()
+    # As a first line, a value read and one invented: a step too early.
+    assert rule.review(view(ASKED), half, [], TOOLS) == Retry("days_between")
+
+
+def test_a_later_line_that_computed_a_value_ahead_waits_for_the_line_before() -> None:
+    rule = MadeUpValues()
+    asked = view(UserMessage("How many days are there from 2026-12-25 until 2027-03-01?"))
+    first = line('r1 = weekday(day="2026-12-25")')
+    ahead = line('r2 = days_between(start="2026-12-26", end="2027-03-01")')
+    assert rule.review(asked, ahead, [first], TOOLS) == Wait(frozenset({"start"}))
+
+
+def test_an_invented_call_is_answered_from_a_prompt_without_the_tools() -> None:
+    request = UserMessage("How many minutes are there in a day?")
+
+    def script(prompt: str) -> list[tuple[str, float]]:
+        if "<tools>" in prompt:
+            return [(plan('r1 = days_between(start="2023-04-01", end="2023-04-02")'), 5.0)]
+        return [("There are 1,440 minutes in a day.", 5.0)]
+
+    message = ask(script, [SystemMessage("Be brief."), request])
+    assert message.tool_calls == ()
+    assert message.text == "There are 1,440 minutes in a day."
+
+
+def test_an_argument_that_repeats_the_request_is_a_step_too_early() -> None:
+    note = ToolDefinition(
+        "add_note", "Save a note.", schema(title={"type": "string"}, text={"type": "string"})
+    )
+    request = "Copy my groceries note into a new note called 'Sunday shopping'."
+    parroted = line(f'r1 = add_note(title="Sunday shopping", text="{request}")')
+    assert MadeUpValues().review(view(UserMessage(request)), parroted, [], (note, *TOOLS)) == Retry(
+        "add_note"
+    )
+    quoted = line('r1 = add_note(title="Sunday shopping", text="milk")')
+    assert MadeUpValues().review(view(UserMessage(request)), quoted, [], (note, *TOOLS)) is None
+
+
+# -- MadeUpValues: where an invented value comes from --------------------------------------
+
+_DOCTOR_ID: dict[str, object] = {"type": "string", "description": "The doctor id, e.g. D-1"}
+_PATIENT_ID: dict[str, object] = {"type": "string", "description": "The patient id, e.g. P-101"}
+CLINIC = (
+    ToolDefinition(
+        "find_patient", "Find patients by name; returns their ids.", schema(name={"type": "string"})
+    ),
+    ToolDefinition(
+        "patient_lookup",
+        "A patient's record by id: name, e-mail address and how much their insurance covers.",
+        schema(patient_id=_PATIENT_ID),
+    ),
+    ToolDefinition("list_doctors", "List the clinic's doctors with their ids.", schema()),
+    ToolDefinition(
+        "book_appointment",
+        "Book an appointment for a patient with a doctor; returns its id.",
+        schema(patient_id=_PATIENT_ID, doctor_id=_DOCTOR_ID, day={"type": "string"}),
+    ),
+    ToolDefinition(
+        "cancel_appointment",
+        "Cancel an appointment by its id.",
+        schema(appointment_id={"type": "string", "description": "The appointment id, e.g. A-501"}),
+    ),
+    ToolDefinition(
+        "visit_price", "The price of a visit, before insurance.", schema(kind={"type": "string"})
+    ),
+    ToolDefinition(
+        "patient_share",
+        "What the patient pays for a visit.",
+        schema(
+            price={"type": "number"},
+            coverage_percent={"type": "number", "description": "The insurance's share in percent"},
+        ),
+    ),
+    ToolDefinition("todo_add", "Add a task to the to-do list.", schema(title={"type": "string"})),
+)
+
+
+def test_an_invented_first_line_while_the_request_names_something_starts_from_that() -> None:
+    asked = view(UserMessage("Cancel Maria Gonzalez's next appointment."))
+    # The schema's own example as the id: the chain starts from the name the request gives.
+    early = line('r1 = cancel_appointment(appointment_id="A-501")')
+    assert MadeUpValues().review(asked, early, [], CLINIC) == Retry(
+        "cancel_appointment", frozenset({"maria gonzalez"})
+    )
+
+
+def test_an_invented_value_a_tool_gives_is_looked_up_with_only_that_tool() -> None:
+    asked = view(UserMessage("Book P-105 with our cardiologist on 2026-03-19."))
+    early = line('r1 = book_appointment(patient_id="P-105", doctor_id="D-1", day="2026-03-19")')
+    assert MadeUpValues().review(asked, early, [], CLINIC) == Retry(
+        "book_appointment", only=frozenset({"list_doctors"})
+    )
+
+
+def test_a_chain_step_waits_for_the_line_before_when_that_line_gives_its_value() -> None:
+    asked = view(UserMessage("What would patient P-101 pay for a blood test?"))
+    price = line('r1 = visit_price(kind="blood test")')
+    record = line('r2 = patient_lookup(patient_id="P-101")')
+    step = line("r3 = patient_share(price=r1, coverage_percent=0.8)")
+    assert MadeUpValues().review(asked, step, [price, record], CLINIC) == Wait(
+        frozenset({"coverage_percent"})
+    )
+    # Without the record in the plan, the step between is written first, from the tool
+    # that gives the value.
+    assert MadeUpValues().review(asked, line("r2 = " + step.source()[5:]), [price], CLINIC) == (
+        Retry("patient_share", only=frozenset({"patient_lookup"}))
+    )
+
+
+def test_an_invented_text_that_names_what_the_line_before_looked_up_waits_for_it() -> None:
+    asked = view(UserMessage("Look up patient P-102 and add a to-do to call them back."))
+    lookup = line('r1 = patient_lookup(patient_id="P-102")')
+    todo = line('r2 = todo_add(title="Call P-102 back")')
+    assert MadeUpValues().review(asked, todo, [lookup], CLINIC) == Wait(frozenset({"title"}))
+
+
+def test_an_invented_step_that_takes_no_result_still_ends_the_plan() -> None:
+    asked = view(UserMessage("Who is patient P-101?"))
+    record = line('r1 = patient_lookup(patient_id="P-101")')
+    # The record gives coverage, but a step that takes no result was not asked for.
+    share = line("r2 = patient_share(price=90, coverage_percent=0.8)")
+    assert MadeUpValues().review(asked, share, [record], CLINIC) == Drop()
+
+
+def test_a_booking_with_an_invented_doctor_lists_the_doctors_first_end_to_end() -> None:
+    request = UserMessage("Book P-105 with our cardiologist on 2026-03-19.")
+    early = 'r1 = book_appointment(patient_id="P-105", doctor_id="D-1", day="2026-03-19")'
+    script = replies(
+        (plan(early), 9.0),
+        (plan('r1 = find_patient(name="P-105")'), 8.5),
+        (plan("r1 = list_doctors()"), 8.0),
+    )
+    message = ask(script, [request], tools=CLINIC)
+    assert [c.name for c in message.tool_calls] == ["list_doctors"]
+
+
+# -- MadeUpValues: a filter nobody asked for -------------------------------------------------
+
+_SPECIALTY: dict[str, object] = {
+    "anyOf": [{"type": "string", "enum": ["cardiology", "dermatology"]}, {"type": "null"}],
+    "default": None,
+}
+DOCTORS = ToolDefinition(
+    "list_doctors",
+    "List the clinic's doctors with their ids, optionally of one specialty.",
+    {"type": "object", "properties": {"specialty": _SPECIALTY}, "required": []},
+)
+
+
+def test_an_optional_filter_the_conversation_never_names_is_left_at_its_default() -> None:
+    guessed = line('r1 = list_doctors(specialty="cardiology")')
+    brandt = view(UserMessage("When is Dr. Brandt free on 2026-03-18?"))
+    assert MadeUpValues().review(brandt, guessed, [], (DOCTORS,)) == Keep(
+        defaults=frozenset({"specialty"})
+    )
+    # Named, if only by a word that starts as the choice does: the filter stands.
+    cardiologist = view(UserMessage("Book P-105 with our cardiologist."))
+    assert MadeUpValues().review(cardiologist, guessed, [], (DOCTORS,)) is None
+
+
+def test_a_filter_left_out_does_not_run_end_to_end() -> None:
+    request = UserMessage("When is Dr. Brandt free on 2026-03-18?")
+    message = ask(
+        replies(plan('r1 = list_doctors(specialty="cardiology")')), [request], tools=(DOCTORS,)
+    )
+    assert [(c.name, json.loads(c.arguments)) for c in message.tool_calls] == [("list_doctors", {})]
+    assert message.metadata[PLAN_KEY] == ["r1 = list_doctors()"]
+
+
+CALENDAR_TOOLS = (
+    ToolDefinition(
+        "find_events",
+        "Find calendar events whose title holds the words; returns their ids.",
+        schema(query={"type": "string"}),
+    ),
+    ToolDefinition(
+        "cancel_event", "Cancel an event by its id.", schema(event_id={"type": "string"})
+    ),
+    ToolDefinition(
+        "calculate",
+        "Multiply two numbers.",
+        schema(left={"type": "number"}, right={"type": "number"}),
+    ),
+)
+
+
+def test_an_invented_id_with_nothing_named_is_looked_up_by_the_tool_that_gives_it() -> None:
+    # The request names its subject in words only ("the team sync"): no value to carry,
+    # but the invented id is one a tool can find (seventh pass).
+    asked = view(UserMessage("Please drop the team sync from my calendar, I can't make it."))
+    early = line('r1 = cancel_event(event_id="12345")')
+    assert MadeUpValues().review(asked, early, [], CALENDAR_TOOLS) == Retry(
+        "cancel_event", only=frozenset({"find_events"})
+    )
+    # Invented numbers are a computation nobody asked for, not an id to look up: prose.
+    sums = view(UserMessage("How many minutes are there in a day?"))
+    product = line("r1 = calculate(left=24, right=60)")
+    assert MadeUpValues().review(sums, product, [], CALENDAR_TOOLS) == Prose(without_tools=True)
