@@ -6,7 +6,13 @@ from typing import Any
 
 import pytest
 
-from springtail.models._llamacpp._binding import UNBOUND, bind, scalar, stated_numbers
+from springtail.models._llamacpp._binding import (
+    UNBOUND,
+    bind,
+    scalar,
+    shaped_tokens,
+    stated_numbers,
+)
 from springtail.models._llamacpp._plan import PlanLine, Ref, Result, Template
 
 RESULTS = {
@@ -107,3 +113,46 @@ def test_a_number_stays_free_when_the_conversation_gives_no_choice(
     schema: dict[str, Any], numbers: list[str]
 ) -> None:
     assert stated_numbers(schema, numbers) == schema
+
+
+SKU = {"type": "string", "description": "The product SKU, e.g. SKU-100"}
+
+
+def test_an_id_written_from_a_result_is_a_token_of_it_with_the_example_s_shape() -> None:
+    """Asked for the sku of a looked-up product, the model wrote a word of its description."""
+    narrowed = shaped_tokens(SKU, ["SKU-300 RAG Practice Dataset: 4 in stock (see SKU-30)."])
+    assert narrowed["enum"] == ["SKU-30", "SKU-300"]
+    assert shaped_tokens(SKU, ["sku-300 is listed"])["enum"] == ["sku-300"]
+
+
+@pytest.mark.parametrize(
+    ("schema", "texts"),
+    [
+        (TEXT, ["SKU-300"]),  # no example: the shape is unknown
+        ({"type": "string", "description": "A name, e.g. Alice"}, ["Bob"]),  # no digits: no id
+        ({**SKU, "enum": ["SKU-1"]}, ["SKU-300"]),  # already a choice
+        ({"type": "integer", "description": "e.g. 100"}, ["100"]),  # not a text
+        (SKU, [" ".join(f"SKU-{n}" for n in range(65))]),  # too many to say anything
+    ],
+)
+def test_an_id_stays_free_when_the_result_gives_no_choice(
+    schema: dict[str, Any], texts: list[str]
+) -> None:
+    assert shaped_tokens(schema, texts) == schema
+
+
+def test_an_id_that_no_text_holds_is_not_there_to_read() -> None:
+    """'No patient matches' holds no doctor id: the model had copied the sentence into one."""
+    doctor = {"type": "string", "description": "The doctor id, e.g. D-1"}
+    assert shaped_tokens(doctor, ["No patient matches 'Haddad'", "Book P-101 in."]) is None
+
+
+def test_a_date_written_from_a_result_is_one_the_texts_write() -> None:
+    """A day read from an empty search had been written as 2023-04-01."""
+    day = {"type": "string", "format": "date"}
+    found = '[{"id": "E-2", "day": "2026-03-16", "start": "2026-03-16T10:00"}]'
+    assert shaped_tokens(day, [found, "Move it to 2026-03-19."])["enum"] == [
+        "2026-03-16",
+        "2026-03-19",
+    ]
+    assert shaped_tokens(day, ["[]", "Put it on my calendar for today."]) is None

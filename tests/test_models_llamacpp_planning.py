@@ -173,6 +173,62 @@ def test_a_number_read_from_a_prose_result_is_one_the_conversation_states() -> N
     assert "json-number" not in choice
 
 
+def test_an_id_read_from_a_prose_result_is_a_token_of_it_with_the_example_s_shape() -> None:
+    sku: dict[str, object] = {"type": "string", "description": "The product SKU, e.g. SKU-100"}
+    lookup = ToolDefinition(
+        "product_find", "Find a product by name.", schema(name={"type": "string"})
+    )
+    reserve = ToolDefinition(
+        "product_reserve", "Reserve units.", schema(sku=sku, quantity={"type": "integer"})
+    )
+    lines = (
+        'r1 = product_find(name="Agent Design Notes")',
+        "r2 = product_reserve(sku=r1, quantity=2)",
+    )
+    runtime = FakeRuntime(replies(plan(*lines)))
+    model = LlamaCppChatModel._over(runtime)
+    options = ChatOptions(tool_callbacks=(FakeTool(lookup), FakeTool(reserve)))
+    request: list[Message] = [
+        SystemMessage("You are a helpful assistant."),
+        UserMessage("Reserve 2 Agent Design Notes."),
+    ]
+    opened = output(model.call(Prompt(request, options)))
+    (call,) = opened.tool_calls
+    found = ToolResponse(call.id, call.name, "SKU-200 Agent Design Notes: 7 in stock")
+    conversation: list[Message] = [*request, opened, ToolResponseMessage((found,))]
+    runtime = FakeRuntime(replies(plan('r2 = product_reserve(sku="SKU-200", quantity=2)')))
+    response = LlamaCppChatModel._over(runtime).call(Prompt(conversation, options))
+    assert calls(output(response)) == [("product_reserve", {"sku": "SKU-200", "quantity": 2})]
+    # The sku's grammar is the result's one token shaped like "SKU-100", not any text
+    # (the model had written a word of the product's description).
+    (value,) = [g for g in runtime.grammars if g and g.startswith("root ::= value")]
+    choice = next(rule for rule in value.splitlines() if rule.startswith("value- ::="))
+    assert set(re.findall(r'"\\"([^"\\]+)\\""', choice)) == {"SKU-200"}
+
+
+def test_a_line_whose_id_its_result_does_not_hold_is_not_written() -> None:
+    sku: dict[str, object] = {"type": "string", "description": "The product SKU, e.g. SKU-100"}
+    find = ToolDefinition("product_find", "Find a product.", schema(name={"type": "string"}))
+    reserve = ToolDefinition("product_reserve", "Reserve one unit.", schema(sku=sku))
+    options = ChatOptions(tool_callbacks=(FakeTool(find), FakeTool(reserve)))
+    request: list[Message] = [SystemMessage("Be brief."), UserMessage("Reserve an Agent Notes.")]
+    lines = ('r1 = product_find(name="Agent Notes")', "r2 = product_reserve(sku=r1)")
+    opened = output(
+        LlamaCppChatModel._over(FakeRuntime(replies(plan(*lines)))).call(Prompt(request, options))
+    )
+    (call,) = opened.tool_calls
+    missed = ToolResponse(call.id, call.name, "No product matches 'Agent Notes'.")
+    conversation: list[Message] = [*request, opened, ToolResponseMessage((missed,))]
+    # The model would copy the sentence into ``sku``; there is no id to read, so no call
+    # is made and the reply is the model's own next step (here, its answer).
+    script = replies(plan('r2 = product_reserve(sku="No product")'), "No product matches that.")
+    message = output(
+        LlamaCppChatModel._over(FakeRuntime(script)).call(Prompt(conversation, options))
+    )
+    assert message.tool_calls == ()
+    assert message.text == "No product matches that."
+
+
 def test_a_resumed_plan_needs_only_the_conversation_so_a_stored_one_resumes_too() -> None:
     opened = output(respond(replies(plan(MULTIPLY, SHARE)), first_turn())[0])
     conversation = after(opened, "calculate returned: 144")

@@ -435,6 +435,25 @@ def test_a_near_tool_after_a_first_retry_is_redirected_once_more() -> None:
     assert [c.name for c in message.tool_calls] == ["member_record"]
 
 
+def test_a_redirect_names_its_tools_whatever_the_first_retry_narrowed_the_choice_to() -> None:
+    # The first retry allows only the search (the one tool whose words speak of members);
+    # the second names the lookup by code, which the first had left out. It must be
+    # offered: the choice is not what is left of the first retry's (eighth pass).
+    by_code = ToolDefinition(
+        "record_by_code",
+        "A record by its code.",
+        schema(code={"type": "string", "description": "The code, e.g. M-101"}),
+    )
+    script = replies(
+        (plan('r1 = notify(member_id="M-999", text="Reminder")'), 9.0),
+        (plan('r1 = member_search(name="M-103")'), 8.5),
+        (plan('r1 = record_by_code(code="M-103")'), 8.0),
+    )
+    asked = UserMessage("Send member M-103 a reminder.")
+    message = ask(script, [asked], tools=(SEARCH, by_code, NOTIFY))
+    assert [c.name for c in message.tool_calls] == ["record_by_code"]
+
+
 DEFAULT = SmallModelPolicy().rules
 
 

@@ -5,7 +5,8 @@ A line that needs an earlier result is written out after that result is in
 ``5307.25``), the reference is that value, exactly: asked to copy
 ``O-1001`` into ``order_id=``, the 1.5B model wrote ``Oh-1001``. A result
 that is prose or an object is read by the model, which writes the value;
-a number it writes is one the conversation states (``stated_numbers``).
+a number it writes is one the conversation states (``stated_numbers``), and
+an id it writes is one the result holds (``shaped_tokens``).
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
 from springtail.models._llamacpp._plan import Ref, Result, Template
+from springtail.models._llamacpp._stubs import parameter_example
 
-__all__ = ["UNBOUND", "bind", "scalar", "stated_numbers"]
+__all__ = ["UNBOUND", "bind", "scalar", "shaped_tokens", "signature", "stated_numbers"]
 
 UNBOUND: Final = object()
 """``bind``'s answer when the model must write the value."""
@@ -25,6 +27,9 @@ UNBOUND: Final = object()
 _TOKEN = re.compile(r"[\w.@:/+#-]{1,64}")
 _MAX_CHARS = 64
 _MAX_CHOICES = 64
+_WORD = re.compile(r"[A-Za-z0-9]+(?:[-_./:@#][A-Za-z0-9]+)*")
+"""A token of a result's text: ``SKU-300`` in "SKU-300 RAG Practice Dataset: 4 in stock"."""
+_DATE = re.compile(r"(?<!\d)\d{4}-\d{2}-\d{2}(?!\d)")
 """More numbers than this in a conversation and a number is left free: the choice says little."""
 
 
@@ -154,3 +159,42 @@ def _within(schema: Mapping[str, Any], value: float) -> bool:
         and (above is None or value > above)
         and (below is None or value < below)
     )
+
+
+def signature(value: str) -> str:
+    """An id's letters as written and its digits as runs: ``P-101`` is ``P-9``, not ``D-9``."""
+    return re.sub(r"\d+", "9", value.strip().upper())
+
+
+def shaped_tokens(schema: Any, texts: Iterable[str]) -> Any:
+    """A text parameter's schema narrowed to the tokens of ``texts`` with its example's shape.
+
+    A reference's value is in the result it names. Asked to write the
+    ``sku`` (e.g. ``SKU-100``) of a product it had looked up, the 1.5B model
+    wrote ``sku="context"``, a word of the product's description, while the
+    result began with ``SKU-300``. When the parameter's example has digits
+    (an id's shape: ``SKU-9``, ``P-9``), the choice is the tokens of
+    ``texts`` (the results and the request) with that shape, and ``None``
+    when they hold none: the id is not there to read ("No patient matches
+    'Haddad'" holds no doctor id, and the model had copied the sentence into
+    ``doctor_id``). A date (``format: date``) is read the same way: a day
+    read from an empty search (``[]``) had been written as ``2023-04-01``.
+    The schema as it is when the example has no digits or the texts hold
+    too many such tokens to say which.
+    """
+    if not isinstance(schema, Mapping) or "enum" in schema or schema.get("type") != "string":
+        return schema
+    if schema.get("format") == "date":
+        # A date is read where the texts write one, also inside a date and time.
+        choices = sorted({d for text in texts for d in _DATE.findall(text)})
+        if not choices:
+            return None
+        return schema if len(choices) > _MAX_CHOICES else {**schema, "enum": choices}
+    example = parameter_example(schema)
+    if example is None or not any(c.isdigit() for c in example):
+        return schema
+    wanted = signature(example)
+    choices = sorted({t for text in texts for t in _WORD.findall(text) if signature(t) == wanted})
+    if not choices:
+        return None
+    return schema if len(choices) > _MAX_CHOICES else {**schema, "enum": choices}

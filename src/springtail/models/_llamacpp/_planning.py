@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from springtail.models._llamacpp._binding import UNBOUND, bind, stated_numbers
+from springtail.models._llamacpp._binding import UNBOUND, bind, shaped_tokens, stated_numbers
 from springtail.models._llamacpp._decisions import (
     Close,
     Drop,
@@ -101,6 +101,7 @@ class Planner:
         number = _first_number(view.plan.next_variable())
         truncated = False
         retried = bridging = redirected = False
+        rejected: set[str] = set()
         steps = policy.profile.step_comments
         note: tuple[str, list[int]] | None = None  # the next line's step comment, when written
         while len(lines) < MAX_LINES and not gen.cancel.is_set():
@@ -160,9 +161,13 @@ class Planner:
                 # it may not be a step between ("Book Tom Becker in with Dr. Haddad" went on
                 # to list the patient's appointments before booking).
                 retried, bridging = True, False
+                rejected.add(verdict.without)
                 choices = [d for d in choices if d.name != verdict.without]
                 if verdict.only:
-                    choices = [d for d in choices if d.name in verdict.only] or choices
+                    # The tools named are those that give or take the value, whatever an
+                    # earlier retry of this line narrowed the choice to.
+                    named = [d for d in tools if d.name in verdict.only - rejected]
+                    choices = named or choices
                 wanted = verdict.wanted
                 continue
             if isinstance(verdict, Retry):
@@ -196,6 +201,7 @@ class Planner:
             bridged = bool(wanted) and not asked
             choices, wanted, retried, bridging = tools, frozenset(), False, False
             redirected = False
+            rejected = set()
             note = None
             step = policy.next(view, lines, tools)
             if isinstance(step, Close):
@@ -327,7 +333,12 @@ class Planner:
         results = self.view.plan.results
         for index, (name, value) in enumerate(line.arguments):
             text += f"{', ' if index else ''}{name}="
+            read_from: list[str] = []
             if isinstance(value, Ref | Template):
+                if isinstance(value, Ref):
+                    result = results.get(value.variable)
+                    if result is not None and not result.is_error:
+                        read_from = [result.data, self.view.request]
                 value = bind(value, results, properties.get(name))
             if value is not UNBOUND:
                 arguments[name] = value
@@ -336,6 +347,10 @@ class Planner:
             end = ")" if index == last else ","
             context = tokens + gen.tokenize(text)
             spec = stated_numbers(properties.get(name, {}), self.view.known.numbers)
+            if read_from:
+                spec = shaped_tokens(spec, read_from)
+                if spec is None:
+                    return None  # the id is not in the result: there is nothing to read
             attempt = gen.generate(
                 value_grammar(spec, end),
                 tokens=context,

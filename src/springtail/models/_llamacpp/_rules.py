@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from springtail.models._llamacpp._binding import signature
 from springtail.models._llamacpp._decisions import (
     ByShare,
     Drop,
@@ -272,12 +273,7 @@ def _fits(value: str, spec: Any) -> bool:
         except re.error:
             return False
     example = parameter_example(spec)
-    return example is not None and _signature(example) == _signature(value)
-
-
-def _signature(value: str) -> str:
-    """An id's letters as written and its digits as runs: ``P-101`` is ``P-9``, not ``D-9``."""
-    return re.sub(r"\d+", "9", value.strip().upper())
+    return example is not None and signature(example) == signature(value)
 
 
 DEFAULT_RULES: tuple[Rule, ...] = (
