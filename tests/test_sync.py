@@ -141,7 +141,10 @@ def test_iterate_sync_propagates_errors() -> None:
 # -- Ctrl-C while a lone sync tool runs inline (issue 15, item 12) ----------------------
 
 _CTRL_C_CHILD = """
-import gc, sys, time
+import gc, signal, sys, time
+# A terminal's Ctrl-C, whatever the parent left: a job started with ``&`` by a script
+# inherits SIGINT ignored, and Python then raises no KeyboardInterrupt.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 from springtail import ChatClient, tool
 from springtail.messages import AssistantMessage, ToolCall
 from springtail.models import ScriptedChatModel
