@@ -173,31 +173,28 @@ def test_a_number_read_from_a_prose_result_is_one_the_conversation_states() -> N
     assert "json-number" not in choice
 
 
-def test_an_id_read_from_a_prose_result_is_a_token_of_it_with_the_example_s_shape() -> None:
-    sku: dict[str, object] = {"type": "string", "description": "The product SKU, e.g. SKU-100"}
-    lookup = ToolDefinition(
-        "product_find", "Find a product by name.", schema(name={"type": "string"})
-    )
-    reserve = ToolDefinition(
-        "product_reserve", "Reserve units.", schema(sku=sku, quantity={"type": "integer"})
-    )
-    lines = (
-        'r1 = product_find(name="Agent Design Notes")',
-        "r2 = product_reserve(sku=r1, quantity=2)",
-    )
-    runtime = FakeRuntime(replies(plan(*lines)))
-    model = LlamaCppChatModel._over(runtime)
-    options = ChatOptions(tool_callbacks=(FakeTool(lookup), FakeTool(reserve)))
-    request: list[Message] = [
-        SystemMessage("You are a helpful assistant."),
-        UserMessage("Reserve 2 Agent Design Notes."),
-    ]
-    opened = output(model.call(Prompt(request, options)))
+SKU: dict[str, object] = {"type": "string", "description": "The product SKU, e.g. SKU-100"}
+FIND = ToolDefinition("product_find", "Find a product by name.", schema(name={"type": "string"}))
+RESERVE_SKU = ToolDefinition(
+    "product_reserve", "Reserve units.", schema(sku=SKU, quantity={"type": "integer"})
+)
+FIND_THEN_RESERVE = ChatOptions(tool_callbacks=(FakeTool(FIND), FakeTool(RESERVE_SKU)))
+
+
+def after_a_find(found: str) -> list[Message]:
+    """A plan that finds a product, then reserves it by the sku read from the result."""
+    request: list[Message] = [SystemMessage("Be brief."), UserMessage("Reserve 2 Agent Notes.")]
+    lines = ('r1 = product_find(name="Agent Notes")', "r2 = product_reserve(sku=r1, quantity=2)")
+    model = LlamaCppChatModel._over(FakeRuntime(replies(plan(*lines))))
+    opened = output(model.call(Prompt(request, FIND_THEN_RESERVE)))
     (call,) = opened.tool_calls
-    found = ToolResponse(call.id, call.name, "SKU-200 Agent Design Notes: 7 in stock")
-    conversation: list[Message] = [*request, opened, ToolResponseMessage((found,))]
+    return [*request, opened, ToolResponseMessage((ToolResponse(call.id, call.name, found),))]
+
+
+def test_an_id_read_from_a_prose_result_is_a_token_of_it_with_the_example_s_shape() -> None:
+    conversation = after_a_find("SKU-200 Agent Design Notes: 7 in stock")
     runtime = FakeRuntime(replies(plan('r2 = product_reserve(sku="SKU-200", quantity=2)')))
-    response = LlamaCppChatModel._over(runtime).call(Prompt(conversation, options))
+    response = LlamaCppChatModel._over(runtime).call(Prompt(conversation, FIND_THEN_RESERVE))
     assert calls(output(response)) == [("product_reserve", {"sku": "SKU-200", "quantity": 2})]
     # The sku's grammar is the result's one token shaped like "SKU-100", not any text
     # (the model had written a word of the product's description).
@@ -207,24 +204,14 @@ def test_an_id_read_from_a_prose_result_is_a_token_of_it_with_the_example_s_shap
 
 
 def test_a_line_whose_id_its_result_does_not_hold_is_not_written() -> None:
-    sku: dict[str, object] = {"type": "string", "description": "The product SKU, e.g. SKU-100"}
-    find = ToolDefinition("product_find", "Find a product.", schema(name={"type": "string"}))
-    reserve = ToolDefinition("product_reserve", "Reserve one unit.", schema(sku=sku))
-    options = ChatOptions(tool_callbacks=(FakeTool(find), FakeTool(reserve)))
-    request: list[Message] = [SystemMessage("Be brief."), UserMessage("Reserve an Agent Notes.")]
-    lines = ('r1 = product_find(name="Agent Notes")', "r2 = product_reserve(sku=r1)")
-    opened = output(
-        LlamaCppChatModel._over(FakeRuntime(replies(plan(*lines)))).call(Prompt(request, options))
-    )
-    (call,) = opened.tool_calls
-    missed = ToolResponse(call.id, call.name, "No product matches 'Agent Notes'.")
-    conversation: list[Message] = [*request, opened, ToolResponseMessage((missed,))]
+    conversation = after_a_find("No product matches 'Agent Notes'.")
     # The model would copy the sentence into ``sku``; there is no id to read, so no call
     # is made and the reply is the model's own next step (here, its answer).
-    script = replies(plan('r2 = product_reserve(sku="No product")'), "No product matches that.")
-    message = output(
-        LlamaCppChatModel._over(FakeRuntime(script)).call(Prompt(conversation, options))
+    script = replies(
+        plan('r2 = product_reserve(sku="No product", quantity=2)'), "No product matches that."
     )
+    model = LlamaCppChatModel._over(FakeRuntime(script))
+    message = output(model.call(Prompt(conversation, FIND_THEN_RESERVE)))
     assert message.tool_calls == ()
     assert message.text == "No product matches that."
 

@@ -6,7 +6,8 @@ A line that needs an earlier result is written out after that result is in
 ``O-1001`` into ``order_id=``, the 1.5B model wrote ``Oh-1001``. A result
 that is prose or an object is read by the model, which writes the value;
 a number it writes is one the conversation states (``stated_numbers``), and
-an id it writes is one the result holds (``shaped_tokens``).
+an id or a date it writes is one the result or the request holds
+(``shaped_tokens``).
 """
 
 from __future__ import annotations
@@ -27,10 +28,11 @@ UNBOUND: Final = object()
 _TOKEN = re.compile(r"[\w.@:/+#-]{1,64}")
 _MAX_CHARS = 64
 _MAX_CHOICES = 64
+"""More numbers than this in a conversation and a number is left free: the choice says little."""
 _WORD = re.compile(r"[A-Za-z0-9]+(?:[-_./:@#][A-Za-z0-9]+)*")
 """A token of a result's text: ``SKU-300`` in "SKU-300 RAG Practice Dataset: 4 in stock"."""
 _DATE = re.compile(r"(?<!\d)\d{4}-\d{2}-\d{2}(?!\d)")
-"""More numbers than this in a conversation and a number is left free: the choice says little."""
+"""A date as JSON writes it, also the day of a date and time (``2026-03-16T10:00``)."""
 
 
 def scalar(data: str) -> str | int | float | None:
@@ -185,16 +187,13 @@ def shaped_tokens(schema: Any, texts: Iterable[str]) -> Any:
     if not isinstance(schema, Mapping) or "enum" in schema or schema.get("type") != "string":
         return schema
     if schema.get("format") == "date":
-        # A date is read where the texts write one, also inside a date and time.
-        choices = sorted({d for text in texts for d in _DATE.findall(text)})
-        if not choices:
-            return None
-        return schema if len(choices) > _MAX_CHOICES else {**schema, "enum": choices}
-    example = parameter_example(schema)
-    if example is None or not any(c.isdigit() for c in example):
-        return schema
-    wanted = signature(example)
-    choices = sorted({t for text in texts for t in _WORD.findall(text) if signature(t) == wanted})
+        choices = {d for text in texts for d in _DATE.findall(text)}
+    else:
+        example = parameter_example(schema)
+        if example is None or not any(c.isdigit() for c in example):
+            return schema
+        wanted = signature(example)
+        choices = {t for text in texts for t in _WORD.findall(text) if signature(t) == wanted}
     if not choices:
         return None
-    return schema if len(choices) > _MAX_CHOICES else {**schema, "enum": choices}
+    return schema if len(choices) > _MAX_CHOICES else {**schema, "enum": sorted(choices)}
