@@ -4,9 +4,17 @@ from __future__ import annotations
 
 import json
 
-from fake_llama import ASKED, DAYS, TOOLS, ask, line, plan, replies, schema, view
+from fake_llama import ASKED, DAYS, TOOLS, Script, ask, line, plan, replies, schema, view
 from springtail.messages import SystemMessage, UserMessage
-from springtail.models._llamacpp import Drop, Keep, MadeUpValues, Prose, Retry, Wait
+from springtail.models._llamacpp import (
+    Drop,
+    Keep,
+    MadeUpValues,
+    Prose,
+    Retry,
+    SmallModelPolicy,
+    Wait,
+)
 from springtail.models._llamacpp._plan import PLAN_KEY
 from springtail.tools._definition import ToolDefinition
 
@@ -27,7 +35,9 @@ def test_a_first_line_that_reads_some_values_and_invents_one_is_a_step_too_early
     rule = MadeUpValues()
     asked = view(UserMessage("How many days is it from today until 2026-04-01?"))
     early = line('r1 = days_between(start="2026-03-01", end="2026-04-01")')
-    assert rule.review(asked, early, [], TOOLS) == Retry("days_between")
+    # The request names ``today``: the retry looks there first, then anywhere.
+    today_first = Retry("days_between", only=frozenset({"today"}), then=frozenset())
+    assert rule.review(asked, early, [], TOOLS) == today_first
     # With one tool, nothing else could come first: prose.
     assert rule.review(asked, early, [], (DAYS,)) == Prose(without_tools=True)
 
@@ -35,7 +45,12 @@ def test_a_first_line_that_reads_some_values_and_invents_one_is_a_step_too_early
 def test_a_first_line_that_copies_one_request_value_into_two_arguments_is_too_early() -> None:
     asked = view(UserMessage("How many days is it from today until 2026-04-01?"))
     copied = line('r1 = days_between(start="2026-04-01", end="2026-04-01")')
-    assert MadeUpValues().review(asked, copied, [], TOOLS) == Retry("days_between")
+    assert MadeUpValues().review(asked, copied, [], TOOLS) == Retry(
+        "days_between", only=frozenset({"today"}), then=frozenset()
+    )
+    # A request that names no other tool leaves the retry the model's choice.
+    unnamed = view(UserMessage("How long is it until 2026-04-01?"))
+    assert MadeUpValues().review(unnamed, copied, [], TOOLS) == Retry("days_between")
 
 
 def test_a_retried_line_may_not_call_a_tool_that_is_not_offered() -> None:
@@ -104,6 +119,57 @@ def test_an_argument_that_repeats_the_request_is_a_step_too_early() -> None:
     )
     quoted = line('r1 = add_note(title="Sunday shopping", text="milk")')
     assert MadeUpValues().review(view(UserMessage(request)), quoted, [], (note, *TOOLS)) is None
+
+
+def test_a_step_too_early_is_retried_with_the_tools_the_request_names_first() -> None:
+    # ``weekday`` and ``days_between`` speak of days: they take one, they do not give today's.
+    add_event = ToolDefinition(
+        "add_event",
+        "Add an event on a day.",
+        schema(title={"type": "string"}, day={"type": "string"}, start={"type": "string"}),
+    )
+    tools = (add_event, *TOOLS)
+    asked = view(UserMessage("Put 'Call the bank' on my calendar for today at 16:00."))
+    early = line('r1 = add_event(title="Call the bank", day="2023-04-01", start="16:00")')
+    # The tools whose words match the invented parameter are the second choice.
+    takers = frozenset({"weekday", "days_between"})
+    assert MadeUpValues().review(asked, early, [], tools) == Retry(
+        "add_event", only=frozenset({"today"}), then=takers
+    )
+    # Without ``named_first`` (the eighth pass's rule), they are the only choice.
+    providers_first = MadeUpValues(named_first=False)
+    assert providers_first.review(asked, early, [], tools) == Retry("add_event", only=takers)
+    # A request that names no other tool is retried as without it.
+    unnamed = view(UserMessage("Put 'Call the bank' on my calendar at 16:00."))
+    assert MadeUpValues().review(unnamed, early, [], tools) == providers_first.review(
+        unnamed, early, [], tools
+    )
+
+
+def test_a_today_the_request_names_starts_the_chain_end_to_end() -> None:
+    add_event = ToolDefinition(
+        "add_event",
+        "Add an event on a day.",
+        schema(title={"type": "string"}, day={"type": "string"}, start={"type": "string"}),
+    )
+    asked = UserMessage("Put 'Call the bank' on my calendar for today at 16:00.")
+    early = plan('r1 = add_event(title="Call the bank", day="2023-04-01", start="16:00")')
+    taker = plan('r1 = weekday(day="2023-04-01")')
+    today = plan("r1 = today()", 'r2 = add_event(title="Call the bank", day=r1, start="16:00")')
+
+    def script() -> Script:
+        return replies((early, 9.0), (taker, 8.0), (today, 7.0))
+
+    message = ask(script(), [asked], tools=(add_event, *TOOLS))
+    assert [c.name for c in message.tool_calls] == ["today"]
+    providers_first = SmallModelPolicy(
+        rules=tuple(
+            MadeUpValues(named_first=False) if isinstance(r, MadeUpValues) else r
+            for r in SmallModelPolicy().rules
+        )
+    )
+    before = ask(script(), [asked], providers_first, (add_event, *TOOLS))
+    assert [c.name for c in before.tool_calls] != ["today"]
 
 
 # -- MadeUpValues: where an invented value comes from --------------------------------------

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 
 import pytest
 
-from fake_llama import FakeRuntime, FakeTool, Script, plan, replies, schema
+from fake_llama import FakeRuntime, FakeTool, Script, ask, plan, replies, schema
 from springtail.memory._codec import decode_message, encode_message
 from springtail.messages import (
     AssistantMessage,
@@ -21,7 +22,16 @@ from springtail.messages import (
     ToolResponseMessage,
     UserMessage,
 )
-from springtail.models._llamacpp import LlamaCppChatModel, PlainPolicy, SmallModelPolicy
+from springtail.models._llamacpp import (
+    LlamaCppChatModel,
+    PlainPolicy,
+    PlanLine,
+    Retry,
+    Review,
+    Rule,
+    SmallModelPolicy,
+    TurnView,
+)
 from springtail.models._llamacpp._plan import LINES_KEY, PLAN_KEY
 from springtail.tools._definition import ToolDefinition
 
@@ -441,3 +451,42 @@ def test_with_step_comments_the_model_names_each_next_step_before_it_is_written(
     share = ToolResponse(resumed.tool_calls[0].id, "percentage", "25")
     model.call(Prompt([*conversation, resumed, ToolResponseMessage((share,))], options))
     assert plan(first, MULTIPLY, step, SHARE) in runtime.prompts[-1]
+
+
+# -- Retry(then=...) -------------------------------------------------------------------------
+
+
+def test_a_retry_s_first_choice_that_is_turned_away_gives_way_to_its_second_choice() -> None:
+    class Guess(Rule):
+        """A first line is a step too early; the rule's first guess for the retry is wrong."""
+
+        def __init__(self, then: frozenset[str] | None) -> None:
+            self.then = then
+
+        def review(
+            self,
+            view: TurnView,
+            line: PlanLine,
+            written: Sequence[PlanLine],
+            tools: Sequence[ToolDefinition],
+        ) -> Review | None:
+            if line.tool == "days_between":
+                return Retry("days_between", only=frozenset({"weekday"}), then=self.then)
+            return Retry("weekday") if line.tool == "weekday" else None
+
+    def script() -> Script:
+        return replies(
+            (plan('r1 = days_between(start="2026-12-25", end="2026-12-31")'), 9.0),
+            (plan('r1 = weekday(day="2026-12-25")'), 8.0),
+            (plan("r1 = today()"), 7.0),
+        )
+
+    asked: list[Message] = [UserMessage("How many days until the end of the year?")]
+    second = ask(script(), asked, SmallModelPolicy(rules=(Guess(frozenset({"today"})),)))
+    assert [c.name for c in second.tool_calls] == ["today"]
+    # Any tool not yet turned away, when the second choice is empty.
+    anything = ask(script(), asked, SmallModelPolicy(rules=(Guess(frozenset()),)))
+    assert [c.name for c in anything.tool_calls] == ["today"]
+    # Without a second choice, a retried line turned away again leaves the reply to prose.
+    alone = ask(script(), asked, SmallModelPolicy(rules=(Guess(None),)))
+    assert alone.tool_calls == ()

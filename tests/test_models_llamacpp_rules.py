@@ -307,6 +307,52 @@ def test_an_asked_for_line_that_picks_a_near_tool_is_written_again_without_it() 
     assert [c.name for c in message.tool_calls] == ["weekday", "days_between"]
 
 
+# -- More(tools=...) ------------------------------------------------------------------------
+
+SEND = ToolDefinition(
+    "send_message", "Send a text message to the user's phone.", schema(text={"type": "string"})
+)
+SEND_IT = UserMessage("Send me the weekday of 2026-12-25.")
+WEEKDAY_LINE = 'r1 = weekday(day="2026-12-25")'
+
+
+@dataclass(frozen=True)
+class SendNext(Rule):
+    """A rule of an application's own: after the first line, a message follows."""
+
+    def next(
+        self, view: TurnView, written: Sequence[PlanLine], tools: Sequence[ToolDefinition]
+    ) -> More | None:
+        return More(tools=frozenset({"send_message"})) if len(written) == 1 else None
+
+
+def test_a_line_asked_for_with_tools_calls_one_of_them_whatever_the_model_would_have_called() -> (
+    None
+):
+    short = plan(WEEKDAY_LINE)
+    wander = plan(WEEKDAY_LINE, "r2 = today()")
+    whole = plan(WEEKDAY_LINE, "r2 = send_message(text=r1)")
+    policy = SmallModelPolicy(rules=(SendNext(), *SmallModelPolicy().rules))
+    message = ask(
+        replies((short, 9.0), (wander, 8.5), (whole, 8.0)), [SEND_IT], policy, (*TOOLS, SEND)
+    )
+    assert message.metadata[PLAN_KEY] == [WEEKDAY_LINE, "r2 = send_message(text=r1)"]
+    # Asked for more without tools named, the model's own next line stands.
+    more = SmallModelPolicy(rules=(MoreAfterOne(), *SmallModelPolicy().rules))
+    wandered = ask(
+        replies((short, 9.0), (wander, 8.5), (whole, 8.0)), [SEND_IT], more, (*TOOLS, SEND)
+    )
+    assert wandered.metadata[PLAN_KEY] == [WEEKDAY_LINE, "r2 = today()"]
+
+
+@dataclass(frozen=True)
+class MoreAfterOne(Rule):
+    def next(
+        self, view: TurnView, written: Sequence[PlanLine], tools: Sequence[ToolDefinition]
+    ) -> More | None:
+        return More() if len(written) == 1 else None
+
+
 # -- Keep(instead_of=...) -----------------------------------------------------------------
 
 EVENT_LIST = ToolDefinition("event_list", "Every event.", schema())

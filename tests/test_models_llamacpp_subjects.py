@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 from fake_llama import schema
-from springtail.models._llamacpp._subjects import providers, words
+from springtail.models._llamacpp._subjects import (
+    named_families,
+    named_tools,
+    providers,
+    tool_words,
+    words,
+)
 from springtail.tools._definition import ToolDefinition
 
 _ID: dict[str, object] = {"type": "string", "description": "The doctor id, e.g. D-1"}
@@ -48,3 +54,26 @@ def test_the_tool_itself_and_a_shared_id_alone_give_nothing() -> None:
     assert providers("customer_id", customer, TOOLS, besides="x") == frozenset()
     # The example shows a value's shape, not its subject.
     assert providers("code", {"description": "e.g. doctor"}, TOOLS, besides="x") == frozenset()
+
+
+def test_a_request_names_the_tools_whose_names_hold_one_of_its_words() -> None:
+    tools = (
+        ToolDefinition("send_message", "Send a message.", schema()),
+        ToolDefinition("patient_lookup", "A patient's record.", schema()),
+        ToolDefinition("patient_share", "What a patient pays.", schema()),
+    )
+    request = "Send patient P-103 an e-mail."
+    assert named_families(request, tools) == {
+        "send": frozenset({"send_message"}),
+        "patie": frozenset({"patient_lookup", "patient_share"}),
+    }
+    assert named_tools(request, tools) == {"send_message", "patient_lookup", "patient_share"}
+    # A word every tool's name holds names none of them.
+    orders = (
+        ToolDefinition("order_lookup", "An order.", schema()),
+        ToolDefinition("order_cancel", "Cancel an order.", schema()),
+    )
+    assert named_tools("Where is my order?", orders) == frozenset()
+    assert "day" in tool_words(
+        ToolDefinition("weekday", "The day of the week of a date.", schema())
+    )

@@ -1,9 +1,11 @@
 """Policies to measure: the embedded default, less some of its rules, or plus experiments.
 
 ``--policy without:CallShare`` runs the default rules less ``CallShare``;
-``--policy with:NAME`` adds an experiment defined here. This is where a rule
-that does not earn its place on both halves lives on, so that it can be
-measured again (docs/embedded-model.md, the ablation).
+``--policy with:NAME`` adds an experiment defined in ``_experiments.py`` (one of
+a default rule's class, such as ``MadeUpValuesProvidersFirst``, takes that rule's
+place). This is where a rule that does not earn its place on both halves
+lives on, so that it can be measured again (docs/embedded-model.md, the
+ablation).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import dataclasses
 import json
 from collections.abc import Sequence
 
-from bench.matrix._experiments import EXPERIMENTS
+from bench.matrix._experiments import AFTER_DEFAULTS, EXPERIMENTS
 from springtail.models._llamacpp import DEFAULT_RULES, DecodingProfile, SmallModelPolicy
 
 
@@ -48,6 +50,12 @@ def _rules(spec: str) -> SmallModelPolicy:
         return SmallModelPolicy(
             rules=tuple(r for r in DEFAULT_RULES if type(r).__name__ not in wanted)
         )
-    # Experiments go first: an opening after results is otherwise AnswerOncePlanRan's.
-    extra = tuple(EXPERIMENTS[n] for n in sorted(wanted))
-    return SmallModelPolicy(rules=(*extra, *DEFAULT_RULES))
+    # An experiment of a default rule's class takes its place; the others go first (an opening
+    # after results is otherwise AnswerOncePlanRan's), or last when they only ask for more.
+    defaults = {type(d) for d in DEFAULT_RULES}
+    chosen = [(n, EXPERIMENTS[n]) for n in sorted(wanted)]
+    replacing = {type(r): r for _, r in chosen if type(r) in defaults}
+    rules = tuple(replacing.get(type(r), r) for r in DEFAULT_RULES)
+    first = tuple(r for n, r in chosen if type(r) not in defaults and n not in AFTER_DEFAULTS)
+    last = tuple(r for n, r in chosen if n in AFTER_DEFAULTS)
+    return SmallModelPolicy(rules=(*first, *rules, *last))

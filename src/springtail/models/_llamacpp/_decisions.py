@@ -130,12 +130,16 @@ class Retry:
     A later line retries in its place, once, with the other tools; with
     ``wanted`` set the new line stands only if it carries one of these
     request values; with ``only`` set, it may call only these tools (the
-    rule knows which tools take the value).
+    rule knows which tools take the value). With ``then`` set, ``only`` is
+    a first choice: when the new line is turned away too, the line is
+    written once more with the tools of ``then`` (empty: any tool not yet
+    turned away).
     """
 
     without: str
     wanted: frozenset[str] = frozenset()
     only: frozenset[str] = frozenset()
+    then: frozenset[str] | None = None
 
 
 Review: TypeAlias = Keep | Drop | Wait | Retry | Prose
@@ -162,6 +166,8 @@ class More:
     """
 
     wanted: frozenset[str] = frozenset()
+    tools: frozenset[str] = frozenset()
+    """When set, the line calls one of these tools (the request names them, no line did)."""
 
 
 @dataclass(frozen=True, slots=True)

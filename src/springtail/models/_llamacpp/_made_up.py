@@ -16,7 +16,7 @@ from typing import Any
 from springtail.models._llamacpp._decisions import Drop, Keep, Prose, Retry, Review, Wait
 from springtail.models._llamacpp._plan import PlanLine
 from springtail.models._llamacpp._rule import Rule, literal_arguments, tool_schema, unused_values
-from springtail.models._llamacpp._subjects import providers
+from springtail.models._llamacpp._subjects import named_tools, providers
 from springtail.models._llamacpp._values import (
     invented,
     made_up,
@@ -44,7 +44,12 @@ class MadeUpValues(Rule):
     Haddad (D-2)" became a booking for a patient id nobody gave): the plan
     starts again without that tool (the policy says ``Retry``), so the
     first line looks the value up; a retried line that invents again is
-    answered in prose.
+    answered in prose. When the request names other tools by a word of
+    their names (``named_first``), the retry chooses among those first ("…
+    for today at 16:00" names ``today``; the tools whose words match a
+    ``day`` parameter are the tools that take one), then, when that line is
+    turned away too, among the tools that give the invented value, or any
+    (ninth pass in docs/embedded-model.md).
 
     An argument whose text is the request itself (``add_note(text="Copy my
     groceries note …")``) was not read either: the note's text is a step
@@ -82,6 +87,8 @@ class MadeUpValues(Rule):
     and the plan ends before it. A variable is a result, not an invention.
     """
 
+    named_first: bool = True
+
     def review(
         self,
         view: TurnView,
@@ -112,6 +119,13 @@ class MadeUpValues(Rule):
             looked_up = given and _all_text(made_alone, schema)
             return Retry(line.tool, only=given) if looked_up else Prose(without_tools=True)
         if not written:
+            # The request's words may name where the chain starts ("… for today at 16:00"
+            # names ``today``; the tools whose words match ``day`` are those that take one).
+            # They are a guess: a line among them that does not stand either is written once
+            # more with the tools that give the invented value (or any).
+            named = named_tools(view.request, tools) - {line.tool} if self.named_first else None
+            if named:
+                return Retry(line.tool, only=named, then=given)
             return Retry(line.tool, only=given)
         before = written[-1]
         if (

@@ -101,6 +101,7 @@ class Planner:
         number = _first_number(view.plan.next_variable())
         truncated = False
         retried = bridging = redirected = False
+        then: frozenset[str] | None = None  # a first retry's second choice, while unspent
         rejected: set[str] = set()
         steps = policy.profile.step_comments
         note: tuple[str, list[int]] | None = None  # the next line's step comment, when written
@@ -151,6 +152,15 @@ class Planner:
                 break  # the same call twice in one plan: the model is looping
             else:
                 verdict = policy.review(view, line, lines, tools)
+            if retried and then is not None and isinstance(verdict, Retry | Prose | Drop):
+                # The first retry's choice was the rule's first guess; its line did not stand
+                # either, so the line is written once more with the second choice.
+                rejected.add(line.tool)
+                second = [d for d in tools if d.name in then - rejected]
+                choices = second or [d for d in tools if d.name not in rejected]
+                wanted = verdict.wanted if isinstance(verdict, Retry) else frozenset()
+                then, redirected = None, True
+                continue
             # A retry that names the tools which take a value may follow a first retry: the
             # second choice can be a near tool too (``find_patient(name="P-103")``).
             if isinstance(verdict, Retry) and (not retried or (verdict.only and not redirected)):
@@ -160,6 +170,7 @@ class Planner:
                 # The new line is the model's second choice, not the step it meant to write:
                 # it may not be a step between ("Book Tom Becker in with Dr. Haddad" went on
                 # to list the patient's appointments before booking).
+                then = verdict.then if not retried else None
                 retried, bridging = True, False
                 rejected.add(verdict.without)
                 choices = [d for d in choices if d.name != verdict.without]
@@ -202,6 +213,7 @@ class Planner:
             choices, wanted, retried, bridging = tools, frozenset(), False, False
             redirected = False
             rejected = set()
+            then = None
             note = None
             step = policy.next(view, lines, tools)
             if isinstance(step, Close):
@@ -216,6 +228,8 @@ class Planner:
                 # earlier result) and carry none of the wanted values itself; one such step,
                 # then a line must carry them.
                 wanted, bridging = step.wanted, wants and not bridged
+                if step.tools:
+                    choices = [d for d in tools if d.name in step.tools] or tools
             elif not wants:
                 break
             number += 1

@@ -18,7 +18,7 @@ from typing import Any
 
 from springtail.tools._definition import ToolDefinition
 
-__all__ = ["providers", "words"]
+__all__ = ["named_families", "named_tools", "providers", "tool_words", "words"]
 
 _PLAIN = frozenset(
     {
@@ -76,3 +76,28 @@ def providers(
             scores[d.name] = (len(shared - {"id"}), "id" in shared)
     best = max(scores.values(), default=None)
     return frozenset(name for name, score in scores.items() if score == best)
+
+
+def named_families(request: str, tools: Sequence[ToolDefinition]) -> dict[str, frozenset[str]]:
+    """The tools the request names, by each word it shares with tool names.
+
+    "Send patient P-103 an e-mail" names ``send_message`` by "send" and the
+    ``patient_*`` tools by "patient". A word that every tool's name holds
+    names none of them.
+    """
+    said = words(request)
+    named: dict[str, set[str]] = {}
+    for d in tools:
+        for word in words(d.name.replace("_", " ")) & said:
+            named.setdefault(word, set()).add(d.name)
+    return {word: frozenset(group) for word, group in named.items() if len(group) < len(tools)}
+
+
+def tool_words(tool: ToolDefinition) -> frozenset[str]:
+    """The subject words of a tool's name and description."""
+    return words(tool.name.replace("_", " ")) | words(tool.description)
+
+
+def named_tools(request: str, tools: Sequence[ToolDefinition]) -> frozenset[str]:
+    """Every tool the request names by a word of its name (``named_families``, together)."""
+    return frozenset().union(*named_families(request, tools).values())
