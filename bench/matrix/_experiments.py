@@ -165,7 +165,7 @@ def _unnamed(
     "What day of the week is 2026-12-25?" names ``days_between`` by "day",
     and ``weekday`` ("The day of the week of a date") answers it.
     """
-    called = {name for name, _ in view.call_arguments()}
+    called = view.called()
     planned = view.plan.plan.lines if view.plan.plan is not None else ()
     called |= {line.tool for line in (*planned, *written)}
     spoken = frozenset().union(*(tool_words(d) for d in tools if d.name in called))

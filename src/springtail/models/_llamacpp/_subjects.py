@@ -71,7 +71,7 @@ def providers(
     for d in tools:
         if d.name == besides:
             continue
-        shared = wanted & (words(d.name.replace("_", " ")) | words(d.description))
+        shared = wanted & tool_words(d)
         if shared - {"id"}:
             scores[d.name] = (len(shared - {"id"}), "id" in shared)
     best = max(scores.values(), default=None)
@@ -88,14 +88,18 @@ def named_families(request: str, tools: Sequence[ToolDefinition]) -> dict[str, f
     said = words(request)
     named: dict[str, set[str]] = {}
     for d in tools:
-        for word in words(d.name.replace("_", " ")) & said:
+        for word in _name_words(d) & said:
             named.setdefault(word, set()).add(d.name)
     return {word: frozenset(group) for word, group in named.items() if len(group) < len(tools)}
 
 
 def tool_words(tool: ToolDefinition) -> frozenset[str]:
     """The subject words of a tool's name and description."""
-    return words(tool.name.replace("_", " ")) | words(tool.description)
+    return _name_words(tool) | words(tool.description)
+
+
+def _name_words(tool: ToolDefinition) -> frozenset[str]:
+    return words(tool.name.replace("_", " "))
 
 
 def named_tools(request: str, tools: Sequence[ToolDefinition]) -> frozenset[str]:
