@@ -23,9 +23,11 @@ from springtail.messages import (
     UserMessage,
 )
 from springtail.models._llamacpp import (
+    Drop,
     LlamaCppChatModel,
     PlainPolicy,
     PlanLine,
+    Prose,
     Retry,
     Review,
     Rule,
@@ -460,8 +462,8 @@ def test_a_retry_s_first_choice_that_is_turned_away_gives_way_to_its_second_choi
     class Guess(Rule):
         """A first line is a step too early; the rule's first guess for the retry is wrong."""
 
-        def __init__(self, then: frozenset[str] | None) -> None:
-            self.then = then
+        def __init__(self, then: frozenset[str] | None, away: Review | None = None) -> None:
+            self.then, self.away = then, away or Retry("weekday")
 
         def review(
             self,
@@ -472,7 +474,7 @@ def test_a_retry_s_first_choice_that_is_turned_away_gives_way_to_its_second_choi
         ) -> Review | None:
             if line.tool == "days_between":
                 return Retry("days_between", only=frozenset({"weekday"}), then=self.then)
-            return Retry("weekday") if line.tool == "weekday" else None
+            return self.away if line.tool == "weekday" else None
 
     def script() -> Script:
         return replies(
@@ -487,6 +489,10 @@ def test_a_retry_s_first_choice_that_is_turned_away_gives_way_to_its_second_choi
     # Any tool not yet turned away, when the second choice is empty.
     anything = ask(script(), asked, SmallModelPolicy(rules=(Guess(frozenset()),)))
     assert [c.name for c in anything.tool_calls] == ["today"]
+    # Turned away as prose or dropped, the first choice gives way as well.
+    for away in (Prose(without_tools=True), Drop()):
+        policy = SmallModelPolicy(rules=(Guess(frozenset({"today"}), away),))
+        assert [c.name for c in ask(script(), asked, policy).tool_calls] == ["today"]
     # Without a second choice, a retried line turned away again leaves the reply to prose.
     alone = ask(script(), asked, SmallModelPolicy(rules=(Guess(None),)))
     assert alone.tool_calls == ()
