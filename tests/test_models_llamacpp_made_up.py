@@ -42,6 +42,39 @@ def test_a_first_line_that_reads_some_values_and_invents_one_is_a_step_too_early
     assert rule.review(asked, early, [], (DAYS,)) == Prose(without_tools=True)
 
 
+def test_a_message_to_an_address_no_one_gave_is_a_step_too_early() -> None:
+    send = ToolDefinition(
+        "send_message",
+        "Send a message.",
+        schema(to={"type": "string"}, text={"type": "string"}),
+    )
+    find = ToolDefinition("find_person", "Find people by name.", schema(name={"type": "string"}))
+    lookup = ToolDefinition(
+        "person_lookup",
+        "A person's record: name, e-mail and phone.",
+        schema(person_id={"type": "string", "description": "The id, e.g. P-101."}),
+    )
+    tools = (send, find, lookup)
+    asked = view(UserMessage("Send Tom Becker a text that the lot is closed."))
+    guessed = line('r1 = send_message(to="tom.becker@example.com", text="The lot is closed.")')
+    # The address is a record's: the message waits for the step that reads it.
+    verdict = MadeUpValues().review(asked, guessed, [], tools)
+    assert isinstance(verdict, Retry)
+    assert verdict.without == "send_message"
+    # An id in the shape of none the conversation gives was not read either: the line
+    # must carry what the request gives (the name).
+    initials = line('r1 = person_lookup(person_id="T-B")')
+    assert MadeUpValues().review(asked, initials, [], tools) == Retry(
+        "person_lookup", frozenset({"tom becker"})
+    )
+    read = view(
+        UserMessage("Send Tom Becker a text that the lot is closed."),
+    )
+    assert (
+        MadeUpValues().review(read, line('r1 = find_person(name="Tom Becker")'), [], tools) is None
+    )
+
+
 def test_a_first_line_that_copies_one_request_value_into_two_arguments_is_too_early() -> None:
     asked = view(UserMessage("How many days is it from today until 2026-04-01?"))
     copied = line('r1 = days_between(start="2026-04-01", end="2026-04-01")')

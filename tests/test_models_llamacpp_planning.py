@@ -9,7 +9,16 @@ from dataclasses import replace
 
 import pytest
 
-from fake_llama import FakeRuntime, FakeTool, Script, ask, plan, replies, schema
+from fake_llama import (
+    TOOLS as DATE_TOOLS,
+    FakeRuntime,
+    FakeTool,
+    Script,
+    ask,
+    plan,
+    replies,
+    schema,
+)
 from springtail.memory._codec import decode_message, encode_message
 from springtail.messages import (
     AssistantMessage,
@@ -496,3 +505,35 @@ def test_a_retry_s_first_choice_that_is_turned_away_gives_way_to_its_second_choi
     # Without a second choice, a retried line turned away again leaves the reply to prose.
     alone = ask(script(), asked, SmallModelPolicy(rules=(Guess(None),)))
     assert alone.tool_calls == ()
+
+
+def test_a_retry_that_asks_for_a_request_value_may_follow_a_first_retry() -> None:
+    events = ToolDefinition("list_events", "Events on a day.", schema(day={"type": "string"}))
+
+    class Again(Rule):
+        """The first retry's only tool invents too; the second retry wants a request value."""
+
+        def review(
+            self,
+            view: TurnView,
+            line: PlanLine,
+            written: Sequence[PlanLine],
+            tools: Sequence[ToolDefinition],
+        ) -> Review | None:
+            if line.tool == "days_between":
+                return Retry("days_between", only=frozenset({"weekday"}))
+            if line.tool == "weekday":
+                return Retry("weekday", frozenset({"2026-12-31"}))
+            return None
+
+    script = replies(
+        (plan('r1 = days_between(start="2026-12-25", end="2026-12-31")'), 9.0),
+        (plan('r1 = weekday(day="2026-12-25")'), 8.0),
+        (plan('r1 = list_events(day="2026-12-31")'), 7.0),
+    )
+    asked: list[Message] = [UserMessage("What have I got on 2026-12-31?")]
+    tools = (*DATE_TOOLS, events)
+    reply = ask(script, asked, SmallModelPolicy(rules=(Again(),)), tools)
+    # The first retry left only ``weekday``; without it, the line chooses among the tools
+    # not turned away, and must carry the value asked for.
+    assert calls(reply) == [("list_events", {"day": "2026-12-31"})]

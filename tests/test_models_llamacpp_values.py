@@ -104,6 +104,34 @@ def test_a_date_or_id_given_once_and_written_into_two_arguments_is_invented_the_
     assert invented({"left": 5, "right": 5}, Known("What is 5 squared?")) == frozenset()
 
 
+def test_an_address_no_one_gave_is_invented_like_a_value_with_digits() -> None:
+    known = Known("Send Tom Becker a text that our parking lot is closed this week.")
+    guessed = {"to": "tom.becker@example.com", "text": "Our parking lot is closed this week."}
+    assert invented(guessed, known) == frozenset({"to"})
+    assert not grounded(guessed, known)
+    assert made_up({"to": "tom.becker@example.com"}, known)
+    # Read from a result, the same address is the record's.
+    read = Known(known.text + "\npatient_lookup returned: e-mail tom.becker@example.com")
+    assert invented(guessed, read) == frozenset()
+    # A word with an @ in a sentence is no address of its own.
+    assert invented({"text": "Meet me @ the lobby"}, known) == frozenset()
+
+
+def test_an_id_parameter_given_a_text_without_digits_no_one_gave_is_invented() -> None:
+    schema = {
+        "properties": {
+            "patient_id": {"type": "string", "description": "The patient's id, e.g. P-101."},
+            "name": {"type": "string", "description": "A name or part of it."},
+        }
+    }
+    known = Known("Send Tom Becker a text that our parking lot is closed this week.")
+    assert invented({"patient_id": "T-B"}, known, schema) == frozenset({"patient_id"})
+    assert made_up({"patient_id": "T-B"}, known, schema)
+    # A parameter without an id's example takes text; a given value stands.
+    assert invented({"name": "Becker"}, known, schema) == frozenset()
+    assert invented({"patient_id": "tom becker"}, known, schema) == frozenset()
+
+
 def test_a_literal_has_a_shape_so_a_second_call_is_for_more_of_the_same() -> None:
     assert shape("12") == shape("1250.5") == "number"
     assert shape("2026-07-14") == shape("2026-11-26") == "9-9-9"

@@ -161,9 +161,13 @@ class Planner:
                 wanted = verdict.wanted if isinstance(verdict, Retry) else frozenset()
                 then, redirected = None, True
                 continue
-            # A retry that names the tools which take a value may follow a first retry: the
-            # second choice can be a near tool too (``find_patient(name="P-103")``).
-            if isinstance(verdict, Retry) and (not retried or (verdict.only and not redirected)):
+            # A retry that names the tools which take a value, or that asks for a request
+            # value, may follow a first retry: the second choice can be a near tool too
+            # (``find_patient(name="P-103")``), or invent again (``patient_lookup(
+            # patient_id="T-B")`` for "Tom Becker", whose line must then carry the name).
+            if isinstance(verdict, Retry) and (
+                not retried or ((verdict.only or verdict.wanted) and not redirected)
+            ):
                 redirected = redirected or retried
                 # The line was a step too early, or the wrong tool: it is written again, in
                 # its place, without that tool.
@@ -179,6 +183,8 @@ class Planner:
                     # earlier retry of this line narrowed the choice to.
                     named = [d for d in tools if d.name in verdict.only - rejected]
                     choices = named or choices
+                # A retry of a retry may have no tool left of the first one's choice.
+                choices = choices or [d for d in tools if d.name not in rejected]
                 wanted = verdict.wanted
                 continue
             if isinstance(verdict, Retry):

@@ -20,6 +20,7 @@ from decimal import Decimal, InvalidOperation
 from functools import cached_property
 from typing import Any
 
+from springtail.models._llamacpp._stubs import parameter_example
 from springtail.models._llamacpp._subjects import words
 
 __all__ = [
@@ -280,6 +281,18 @@ def _has_digit(value: str) -> bool:
     return any(c.isdigit() for c in value)
 
 
+_ADDRESS = re.compile(r"[^\s@]+@[^\s@]+\.[^\s@]+")
+
+
+def _read_only(value: str) -> bool:
+    """Whether a value can only be read, never guessed: it has digits, or it is an address.
+
+    Told "Send Tom Becker a text", the model wrote ``to="tom.becker@example.com"``:
+    an address is a record's, like an id, however plausible its spelling.
+    """
+    return _has_digit(value) or _ADDRESS.fullmatch(value) is not None
+
+
 def invented(
     arguments: Mapping[str, Any], known: Known, schema: Mapping[str, Any] | None = None
 ) -> frozenset[str]:
@@ -294,24 +307,44 @@ def invented(
     """
     names = []
     taken: dict[str, int] = {}
+    properties = (schema or {}).get("properties") or {}
     for name, value in arguments.items():
+        if _unshaped_id(value, properties.get(name), known):
+            names.append(name)
+            continue
         single = argument_values({name: value}, schema)
         copied = any(
             _has_digit(v) and not _is_number(v) and taken.get(v, 0) >= known.times(v)
             for v in single
         )
-        if copied or any(_has_digit(v) and not known.holds(v) for v in single):
+        if copied or any(_read_only(v) and not known.holds(v) for v in single):
             names.append(name)
         for v in single:
             taken[v] = taken.get(v, 0) + 1
     return frozenset(names)
 
 
+def _unshaped_id(value: Any, spec: Any, known: Known) -> bool:
+    """Whether an id parameter holds a text with no digits that the conversation does not give.
+
+    A parameter whose example has digits (``P-101``) takes an id. Retried to look
+    Tom Becker up by id, the model wrote ``patient_id="T-B"``: a name's initials
+    in the id's shape, which no one gave.
+    """
+    if not isinstance(value, str) or not isinstance(spec, Mapping) or _has_digit(value):
+        return False
+    example = parameter_example(spec)
+    if example is None or not _has_digit(example):
+        return False
+    text = normal(value)
+    return bool(text) and not known.holds(text)
+
+
 def grounded(
     arguments: Mapping[str, Any], known: Known, schema: Mapping[str, Any] | None = None
 ) -> bool:
     """Whether every value with digits in a call's arguments appears in the conversation."""
-    return all(known.holds(v) for v in argument_values(arguments, schema) if _has_digit(v))
+    return all(known.holds(v) for v in argument_values(arguments, schema) if _read_only(v))
 
 
 def carries(
@@ -327,7 +360,7 @@ def carries(
 def made_up(
     arguments: Mapping[str, Any], known: Known, schema: Mapping[str, Any] | None = None
 ) -> bool:
-    """Whether a call has values with digits and none of its values appear in the conversation.
+    """Whether a call has values only reading gives, and none of them is in the conversation.
 
     Text the model chose (an operation, a unit) may be its own; a call whose
     every value is new, dates and ids included, was invented rather than read.
@@ -336,10 +369,12 @@ def made_up(
     not made up.
     """
     values = argument_values(arguments, schema)
-    if not any(_has_digit(v) for v in values):
+    properties = (schema or {}).get("properties") or {}
+    unshaped = any(_unshaped_id(v, properties.get(n), known) for n, v in arguments.items())
+    if not unshaped and not any(_read_only(v) for v in values):
         return False
     return not any(
-        known.holds(v) or known.contains(v) for v in values if _has_digit(v) or len(v) >= 3
+        known.holds(v) or known.contains(v) for v in values if _read_only(v) or len(v) >= 3
     )
 
 
