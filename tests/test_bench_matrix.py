@@ -397,3 +397,26 @@ def test_an_experiment_of_a_default_rule_s_class_takes_its_place_and_askers_go_l
     assert asking == [*names, "NamedToolsAskMore"]
     first = policy("with:AnswerOncePlanRan").rules[0]
     assert type(first).__name__ == "AnswerOncePlanRan"
+
+
+def test_the_share_after_results_is_read_without_changing_the_decision() -> None:
+    from bench.matrix._experiments import ResultsCallFloor
+    from bench.matrix._policies import policy
+
+    from springtail.messages import (
+        AssistantMessage,
+        ToolCall,
+        ToolResponse,
+        ToolResponseMessage,
+        UserMessage,
+    )
+    from springtail.models._llamacpp import Free, TurnView
+
+    asked = UserMessage("What is 128 times 32?")
+    call = ToolCall("c1", "calculate", '{"left": 128, "right": 32}')
+    result = ToolResponseMessage((ToolResponse("c1", "calculate", "4096"),))
+    answered = TurnView.of([asked, AssistantMessage("", (call,)), result])
+    # A floor of 1.0 calls only where the model's own first token would; the share is logged.
+    assert ResultsCallFloor().opening(answered, ()) == Free(call_floor=1.0)
+    assert ResultsCallFloor().opening(TurnView.of([asked]), ()) is None
+    assert type(policy("with:ResultsCallShareLog").rules[-1]).__name__ == "ResultsCallFloor"

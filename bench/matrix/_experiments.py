@@ -13,6 +13,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from springtail.models._llamacpp import (
+    Free,
     MadeUpValues,
     More,
     Next,
@@ -176,6 +177,23 @@ def _unnamed(
     return frozenset(missing)
 
 
+@dataclass(frozen=True)
+class ResultsCallFloor(Rule):
+    """After results, the reply calls again when the call-opening tokens get ``floor`` or more.
+
+    Tenth pass. A plan that stops short of its request leaves the model's
+    first token after the results to decide whether more calls follow; held
+    out chains stopped after one call with no rule firing. At ``floor=1.0``
+    nothing changes but the share is logged, which is how the floor was read.
+    """
+
+    floor: float = 1.0
+
+    def opening(self, view: TurnView, tools: Sequence[ToolDefinition]) -> Opening | None:
+        """``Free(call_floor=floor)`` once the turn has results; else pass."""
+        return Free(call_floor=self.floor) if view.has_results else None
+
+
 EXPERIMENTS: dict[str, Rule] = {
     "FollowUpValues": FollowUpValues(),
     "AnswerOncePlanRan": AnswerOncePlanRan(),
@@ -183,9 +201,10 @@ EXPERIMENTS: dict[str, Rule] = {
     "MoreForUnusedValues": MoreForUnusedValues(),
     "NamedToolsAskMore": NamedToolsAskMore(),
     "MadeUpValuesProvidersFirst": MadeUpValues(named_first=False),
+    "ResultsCallShareLog": ResultsCallFloor(1.0),
 }
 """An experiment whose class is a default rule's takes that rule's place; ``AFTER_DEFAULTS`` go
 last; the others go first."""
 
-AFTER_DEFAULTS = frozenset({"NamedToolsAskMore"})
+AFTER_DEFAULTS = frozenset({"NamedToolsAskMore", "ResultsCallShareLog"})
 """Experiments measured after the default rules (they ask for more only when no rule did)."""
