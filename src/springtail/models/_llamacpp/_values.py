@@ -22,6 +22,7 @@ from typing import Any
 
 from springtail.models._llamacpp._stubs import parameter_example
 from springtail.models._llamacpp._subjects import words
+from springtail.models._llamacpp._worded_dates import ISO_DATE, dates_in_words, worded_dates
 
 __all__ = [
     "Known",
@@ -120,7 +121,7 @@ def literals(text: str) -> Literals:
         found.add(normal(match.group(1)))
     shouting = text.upper() == text
     lowered = text.lower()
-    worded = _worded_dates(lowered) if len(lowered) == len(text) else []
+    worded = worded_dates(lowered) if len(lowered) == len(text) else []
     for _, dates in worded:
         found.update(
             f"{year:04d}-{month:02d}-{day:02d}" if year else f"{month:02d}-{day:02d}"
@@ -185,7 +186,7 @@ class Known:
         numbers = {normal(m.group()) for m in _NUMBER.finditer(text)}
         numbers.update(n for w, n in _NUMBER_WORDS.items() if re.search(rf"\b{w}\b", lowered))
         self.numbers = numbers
-        self.dates = _dates_in_words(lowered)
+        self.dates = dates_in_words(lowered)
         self._source = text
 
     @cached_property
@@ -209,7 +210,7 @@ class Known:
             return value in self.numbers or value.lstrip("-+") in self.numbers
         if value in self.text:
             return True
-        iso = _ISO_DATE.fullmatch(value)
+        iso = ISO_DATE.fullmatch(value)
         if iso is None:
             return False
         year, month, day = (int(part) for part in iso.groups())
@@ -218,63 +219,6 @@ class Known:
     def times(self, value: str) -> int:
         """How many times the text writes a normalised date or id (once for a date in words)."""
         return max(self.text.count(value), 1 if self.holds(value) else 0)
-
-
-_ISO_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
-_MONTHS = {
-    name: number
-    for number, names in enumerate(
-        (
-            ("january", "jan"),
-            ("february", "feb"),
-            ("march", "mar"),
-            ("april", "apr"),
-            ("may",),
-            ("june", "jun"),
-            ("july", "jul"),
-            ("august", "aug"),
-            ("september", "sept", "sep"),
-            ("october", "oct"),
-            ("november", "nov"),
-            ("december", "dec"),
-        ),
-        start=1,
-    )
-    for name in names
-}
-_MONTH = "(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
-_DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
-_MORE_DAYS = r"((?:\s*(?:,|and|&|to|-)\s*\d{1,2}(?:st|nd|rd|th)?\b)*)"
-_YEAR = r"(?:,?\s+(\d{4}))?"
-_MONTH_FIRST = re.compile(rf"\b{_MONTH}\s+{_DAY}\b{_MORE_DAYS}{_YEAR}")
-_DAY_FIRST = re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH}\b{_YEAR}")
-
-
-_WordedDate = tuple[int, int, int | None]
-"""(month, day, year or None)."""
-
-
-def _worded_dates(text: str) -> list[tuple[tuple[int, int], list[_WordedDate]]]:
-    """Where a lower-cased text writes dates in words, and the dates each place gives.
-
-    "March 16, 17 and 18, 2026" gives three dates; "16 March" one, of any
-    year. English month names, as the number words above are English.
-    """
-    found: list[tuple[tuple[int, int], list[_WordedDate]]] = []
-    for match in _MONTH_FIRST.finditer(text):
-        month = _MONTHS[match.group(1)]
-        days = [match.group(2), *re.findall(r"\d{1,2}", match.group(3) or "")]
-        year = int(match.group(4)) if match.group(4) else None
-        found.append((match.span(), [(month, int(day), year) for day in days]))
-    for match in _DAY_FIRST.finditer(text):
-        year = int(match.group(3)) if match.group(3) else None
-        found.append((match.span(), [(_MONTHS[match.group(2)], int(match.group(1)), year)]))
-    return found
-
-
-def _dates_in_words(text: str) -> set[_WordedDate]:
-    """Every date a lower-cased text writes in words (``_worded_dates``)."""
-    return {date for _, dates in _worded_dates(text) for date in dates}
 
 
 def _has_digit(value: str) -> bool:
@@ -429,7 +373,7 @@ def names(text: str) -> Literals:
     in words ("on March 16" is a date, not a name to carry).
     """
     lowered = text.lower()
-    dates = [span for span, _ in _worded_dates(lowered)] if len(lowered) == len(text) else []
+    dates = [span for span, _ in worded_dates(lowered)] if len(lowered) == len(text) else []
     found = {
         m.group().lower()
         for m in _NAME.finditer(text)
