@@ -1,19 +1,32 @@
-"""A third set of chained requests, written after the fourth pass to read failures from.
+"""The probe: requests written after the fourth pass to read failures from.
 
 The development half has been read so often that rules fit its phrasing, and the held-out
 half may not be read. These requests (``--half probe``) were written fresh, over the same
 four tool sets, in phrasings the other halves do not use, so that a pass can look at what
-the model writes for a chain it has never been tuned on. Once read, they are development
+the model writes for a request it has never been tuned on. Once read, they are development
 requests too: a rule is still chosen here and judged on the held-out half.
 
-The probe has two sets, eight chains per tool set: the first four of each tool set were
-written after the fourth pass and read in the fifth; the second four, written in the seventh
-pass, stay unread by the model's tuning until they are measured. Case ids are positional, so
-new requests are only ever appended.
+Per tool set, the probe holds, in this order:
+
+* eight chains (``_cases``): the first four were written after the fourth pass and read in the
+  fifth; the second four were written in the seventh pass;
+* four requests that ask for several independent things at once (``_multi``, kind ``multi``),
+  written in the tenth pass (2026-12-04): two different tools, each called twice, none
+  needing another's result, phrased as lists, separate sentences, "Also, ...", a later ask
+  put first, or behind a polite preamble.
+
+Case ids are positional, so new requests are only ever appended.
 """
 
 from __future__ import annotations
 
-from bench.matrix.probe._cases import PROBE
+from bench.matrix._cases import Case
+from bench.matrix.probe._cases import PROBE as _CHAINS
+from bench.matrix.probe._multi import MULTI as _MULTI
 
 __all__ = ["PROBE"]
+
+PROBE: dict[str, tuple[Case, ...]] = {
+    name: chains + _MULTI[name] for name, chains in _CHAINS.items()
+}
+"""The probe's cases by tool set name: the chains first, then the several-at-once requests."""
