@@ -387,14 +387,17 @@ def test_a_new_event_never_takes_the_id_of_one_still_on_the_calendar() -> None:
 def test_an_experiment_of_a_default_rule_s_class_takes_its_place_and_askers_go_last() -> None:
     from bench.matrix._policies import policy
 
-    from springtail.models._llamacpp import DEFAULT_RULES, MadeUpValues
+    from springtail.models._llamacpp import DEFAULT_RULES, MadeUpValues, UnusedValuesAskMore
 
     names = [type(r).__name__ for r in DEFAULT_RULES]
     replaced = policy("with:MadeUpValuesProvidersFirst").rules
     assert [type(r).__name__ for r in replaced] == names
     assert [r for r in replaced if isinstance(r, MadeUpValues)] == [MadeUpValues(named_first=False)]
-    asking = [type(r).__name__ for r in policy("with:NamedToolsAskMore").rules]
-    assert asking == [*names, "NamedToolsAskMore"]
+    values_only = policy("with:UnusedValuesOnly").rules
+    assert [type(r).__name__ for r in values_only] == names
+    assert UnusedValuesAskMore(named_steps=False) in values_only
+    asking = [type(r).__name__ for r in policy("with:ResultsCallShareLog").rules]
+    assert asking == [*names, "ResultsCallFloor"]
     first = policy("with:AnswerOncePlanRan").rules[0]
     assert type(first).__name__ == "AnswerOncePlanRan"
 

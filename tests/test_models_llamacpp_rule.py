@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from fake_llama import line, schema, view
+from fake_llama import TOOLS, line, schema, view
 from springtail.messages import UserMessage
 from springtail.models._llamacpp import More, UnusedValuesAskMore
-from springtail.models._llamacpp._rule import line_carries, unused_values
+from springtail.models._llamacpp._rule import line_carries, unnamed_steps, unused_values
 from springtail.tools._definition import ToolDefinition
 
 # -- Enum choices as wanted values ----------------------------------------------------------
@@ -53,3 +53,39 @@ def test_a_choice_that_names_a_tool_is_the_request_s_verb_not_a_value() -> None:
     asked = view(UserMessage("Reserve 2 units and add that as a to-do."))
     assert "add" not in unused_values(asked, [], (calculate, todo))
     assert "add" in unused_values(asked, [], (calculate,))
+
+
+# -- Steps the request names by a tool's name ---------------------------------------------
+
+QUOTE = ToolDefinition(
+    "shipping_quote",
+    "The price of shipping a parcel.",
+    schema(
+        weight_kg={"type": "number"},
+        country={"type": "string"},
+        speed={"type": "string", "enum": ["economy", "express"]},
+    ),
+)
+AVERAGE = ToolDefinition("average", "The mean of some numbers.", schema(values={"type": "array"}))
+SHIPPING = (QUOTE, AVERAGE)
+ASKED_AVERAGE = UserMessage(
+    "For a 3 kg box to Norway, what's the average of the economy and express shipping prices?"
+)
+QUOTES = [
+    line('r1 = shipping_quote(weight_kg=3, country="Norway", speed="economy")'),
+    line('r2 = shipping_quote(weight_kg=3, country="Norway", speed="express")'),
+]
+
+
+def test_a_tool_the_request_names_that_no_line_calls_is_a_step_not_taken() -> None:
+    asked = view(ASKED_AVERAGE)
+    assert unnamed_steps(asked, QUOTES, SHIPPING) == {"average"}
+    taken = [*QUOTES, line("r3 = average(values=[21.5, 33.0])")]
+    assert unnamed_steps(asked, taken, SHIPPING) == frozenset()
+
+
+def test_a_called_tool_whose_description_holds_the_word_answers_for_it() -> None:
+    # "day" is a word of days_between's name; weekday's "The day of the week" answers it.
+    asked = view(UserMessage("What day of the week is 2026-12-25?"))
+    assert unnamed_steps(asked, [line('r1 = weekday(day="2026-12-25")')], TOOLS) == frozenset()
+    assert unnamed_steps(asked, [], TOOLS) == {"days_between"}

@@ -12,10 +12,24 @@ from dataclasses import dataclass
 
 import pytest
 
-from fake_llama import ASKED, TOOLS, WEEKDAY, ask, line, plan, replies, schema, view
+from fake_llama import (
+    ASKED,
+    TOOLS,
+    WEEKDAY,
+    FakeRuntime,
+    FakeTool,
+    ask,
+    line,
+    plan,
+    replies,
+    schema,
+    view,
+)
 from springtail.messages import (
     AssistantMessage,
+    ChatOptions,
     Message,
+    Prompt,
     ToolCall,
     ToolResponse,
     ToolResponseMessage,
@@ -28,6 +42,7 @@ from springtail.models._llamacpp import (
     FollowUpCallFloor,
     Free,
     Keep,
+    LlamaCppChatModel,
     More,
     Offer,
     PlanLimit,
@@ -83,6 +98,32 @@ def test_after_its_second_plan_a_turn_answers_and_a_plan_still_runs_to_its_end()
     # A limit of none would leave a turn no plan at all.
     with pytest.raises(ValueError, match="at least 1"):
         PlanLimit(0)
+
+
+def test_an_answer_that_opens_as_a_plan_line_is_written_again_without_the_tools() -> None:
+    replanned = [
+        *answered(),
+        AssistantMessage(
+            "", (ToolCall("c2", "today", "{}"),), {PLAN_KEY: ["r2 = today()"], LINES_KEY: ["r2"]}
+        ),
+        ToolResponseMessage((ToolResponse("c2", "today", "2026-12-02"),)),
+    ]
+    assert PlanLimit().opening(view(*replanned), TOOLS) == Prose()
+
+    def script(prompt: str) -> list[tuple[str, float]]:
+        if "<tools>" in prompt:  # the prose the limit asks for goes on with the plan instead
+            return [('rday = weekday(day="2026-12-02")', 5.0)]
+        return [("2026-12-25 is a Friday, and today is 2026-12-02.", 5.0)]
+
+    message = ask(script, replanned)
+    assert message.tool_calls == ()
+    assert message.text == "2026-12-25 is a Friday, and today is 2026-12-02."
+    # The plan line was held back, never streamed.
+    model = LlamaCppChatModel._over(FakeRuntime(script))
+    options = ChatOptions(tool_callbacks=tuple(FakeTool(t) for t in TOOLS))
+    chunks = list(model.stream(Prompt(replanned, options)))
+    streamed = "".join(c.result.output.text for c in chunks if c.result is not None)
+    assert streamed == message.text
 
 
 # -- CallShare ----------------------------------------------------------------------------
@@ -288,6 +329,53 @@ def test_after_results_values_no_call_carried_make_an_offer_of_the_tools() -> No
     # A plain number left is folded into the answer, not offered to a tool.
     counted = [UserMessage("What day of the week is 2026-12-25, and add 10 to its day?")]
     assert rule.opening(view(*counted, *answered()[1:]), TOOLS) is None
+
+
+def test_with_every_value_carried_a_step_the_request_names_is_asked_for() -> None:
+    quote = ToolDefinition(
+        "shipping_quote",
+        "The price of shipping a parcel.",
+        schema(
+            weight_kg={"type": "number"},
+            country={"type": "string"},
+            speed={"type": "string", "enum": ["economy", "express"]},
+        ),
+    )
+    average = ToolDefinition(
+        "average", "The mean of some numbers.", schema(values={"type": "array"})
+    )
+    tools = (quote, average)
+    request = UserMessage(
+        "For a 3 kg box to Norway, what's the average of the economy and express shipping prices?"
+    )
+    quotes = [
+        line('r1 = shipping_quote(weight_kg=3, country="Norway", speed="economy")'),
+        line('r2 = shipping_quote(weight_kg=3, country="Norway", speed="express")'),
+    ]
+    rule = UnusedValuesAskMore()
+    assert rule.next(view(request), quotes, tools) == More(tools=frozenset({"average"}))
+    # Only a plan that has begun: a request may name a tool's word and need no call.
+    assert rule.next(view(UserMessage("What is an average, in one sentence?")), [], tools) is None
+    assert UnusedValuesAskMore(named_steps=False).next(view(request), quotes, tools) is None
+    # After the quotes ran, the named tool is offered.
+    calls = tuple(
+        ToolCall(f"c{i}", "shipping_quote", json.dumps(dict(q.arguments)))
+        for i, q in enumerate(quotes)
+    )
+    ran: list[Message] = [
+        request,
+        AssistantMessage(
+            "", calls, {PLAN_KEY: [q.source() for q in quotes], LINES_KEY: ["r1", "r2"]}
+        ),
+        ToolResponseMessage(
+            (
+                ToolResponse("c0", "shipping_quote", "21.5"),
+                ToolResponse("c1", "shipping_quote", "33.0"),
+            )
+        ),
+    ]
+    assert rule.opening(view(*ran), tools) == Offer((average,))
+    assert UnusedValuesAskMore(named_steps=False).opening(view(*ran), tools) is None
 
 
 def test_after_results_no_more_lines_are_asked_for() -> None:

@@ -23,9 +23,9 @@ from springtail.models._llamacpp import (
     Prose,
     Rule,
     TurnView,
+    UnusedValuesAskMore,
 )
 from springtail.models._llamacpp._rule import literal_arguments
-from springtail.models._llamacpp._subjects import named_families, tool_words
 from springtail.models._llamacpp._values import shape, uses
 from springtail.tools._definition import ToolDefinition
 
@@ -123,61 +123,6 @@ class FollowUpValues(Rule):
 
 
 @dataclass(frozen=True)
-class NamedToolsAskMore(Rule):
-    """A plan that leaves out a tool the request names by a word of its name takes it next.
-
-    Ninth pass: development 47 -> 47 and held-out 34 -> 34, no request
-    changed on either half; it fired on two development and five held-out
-    turns (docs/embedded-model.md, "Ninth pass").
-
-    Asked "Send patient P-103 an e-mail reminding her to bring her insurance
-    card", the model looked the patient up and went on to price a visit; the
-    message, the one thing asked, never came. The request's words that a
-    tool's name holds ("send" of ``send_message``) say which step is missing
-    when no line calls a tool of that name. Only a plan that has begun is
-    asked for more: a request that names a tool's word but needs no call
-    ("How many minutes are there in a day?" beside ``days_between``) is the
-    model's to answer.
-    """
-
-    def opening(self, view: TurnView, tools: Sequence[ToolDefinition]) -> Opening | None:
-        """After results, an offer of the named tools no call took."""
-        if not view.has_results:
-            return None
-        missing = _unnamed(view, (), tools)
-        return Offer(tuple(d for d in tools if d.name in missing)) if missing else None
-
-    def next(
-        self, view: TurnView, written: Sequence[PlanLine], tools: Sequence[ToolDefinition]
-    ) -> Next | None:
-        """``More`` of the named tools no line calls, in a turn's first plan; else pass."""
-        if view.has_results or not written:
-            return None
-        missing = _unnamed(view, written, tools)
-        return More(tools=missing) if missing else None
-
-
-def _unnamed(
-    view: TurnView, written: Sequence[PlanLine], tools: Sequence[ToolDefinition]
-) -> frozenset[str]:
-    """The tools named by a request word that no tool the turn calls speaks of.
-
-    A called tool whose name or description holds the word accounts for it:
-    "What day of the week is 2026-12-25?" names ``days_between`` by "day",
-    and ``weekday`` ("The day of the week of a date") answers it.
-    """
-    called = view.called()
-    planned = view.plan.plan.lines if view.plan.plan is not None else ()
-    called |= {line.tool for line in (*planned, *written)}
-    spoken = frozenset().union(*(tool_words(d) for d in tools if d.name in called))
-    missing: set[str] = set()
-    for word, group in named_families(view.request, tools).items():
-        if word not in spoken:
-            missing |= group
-    return frozenset(missing)
-
-
-@dataclass(frozen=True)
 class ResultsCallFloor(Rule):
     """After results, the reply calls again when the call-opening tokens get ``floor`` or more.
 
@@ -199,12 +144,12 @@ EXPERIMENTS: dict[str, Rule] = {
     "AnswerOncePlanRan": AnswerOncePlanRan(),
     "OfferNamedTools": OfferNamedTools(),
     "MoreForUnusedValues": MoreForUnusedValues(),
-    "NamedToolsAskMore": NamedToolsAskMore(),
+    "UnusedValuesOnly": UnusedValuesAskMore(named_steps=False),
     "MadeUpValuesProvidersFirst": MadeUpValues(named_first=False),
     "ResultsCallShareLog": ResultsCallFloor(1.0),
 }
 """An experiment whose class is a default rule's takes that rule's place; ``AFTER_DEFAULTS`` go
 last; the others go first."""
 
-AFTER_DEFAULTS = frozenset({"NamedToolsAskMore", "ResultsCallShareLog"})
+AFTER_DEFAULTS = frozenset({"ResultsCallShareLog"})
 """Experiments measured after the default rules (they ask for more only when no rule did)."""

@@ -135,6 +135,20 @@ class Generator:
         grammar = self.answer_grammar or text_only_grammar()
         tokens = self.without_tools() if without_tools and self.without_tools else None
         attempt = decoder.generate(grammar, tokens=tokens, reply=True, answer=True)
+        if (
+            tokens is None
+            and self.without_tools is not None
+            and self.answer_grammar is None
+            and decoder.profile.plans
+            and classify(attempt.text, code=True) is ReplyKind.CALLS
+        ):
+            # Told to answer after its second plan, the model wrote ``rtodo = todo_add(...)``
+            # and five more plan lines as the answer (tenth pass). That text was held back
+            # (it opened like code); the answer is written again from the prompt without the
+            # tools, where there is no plan to go on with. A grammar that barred such a start
+            # cost a held-out request's answer; this touches only an answer that opened so.
+            tokens = self.without_tools()
+            attempt = decoder.generate(grammar, tokens=tokens, reply=True, answer=True)
         return (
             self._answer(attempt, tokens)
             if self.answer_grammar is None

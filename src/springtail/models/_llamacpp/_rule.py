@@ -14,6 +14,7 @@ from typing import Any
 
 from springtail.models._llamacpp._decisions import Next, Opening, Review
 from springtail.models._llamacpp._plan import PlanLine, Ref, Template
+from springtail.models._llamacpp._subjects import named_families, tool_words
 from springtail.models._llamacpp._values import defaults, named_choices, uses
 from springtail.models._llamacpp._view import TurnView
 from springtail.tools._definition import ToolDefinition
@@ -25,6 +26,7 @@ __all__ = [
     "name_words",
     "request_wanted",
     "tool_schema",
+    "unnamed_steps",
     "unused_values",
 ]
 
@@ -104,6 +106,30 @@ def unused_values(
     for line in (*planned, *written):
         used |= line_carries(line, wanted, tool_schema(tools, line.tool))
     return wanted - used
+
+
+def unnamed_steps(
+    view: TurnView, written: Sequence[PlanLine], tools: Sequence[ToolDefinition]
+) -> frozenset[str]:
+    """The tools the request names by a word of their names that no call of the turn speaks of.
+
+    "For a 3 kg box to Norway, what's the average of the economy and express
+    shipping prices?" names ``average``; a plan of two quotes has not taken
+    that step. A called tool whose name or description holds the word
+    accounts for it: "What day of the week is 2026-12-25?" names
+    ``days_between`` by "day", and ``weekday`` ("The day of the week of a
+    date") answers it. Counted over the calls made since the request, the
+    plan's lines and ``written``.
+    """
+    called = view.called()
+    planned = view.plan.plan.lines if view.plan.plan is not None else ()
+    called |= {line.tool for line in (*planned, *written)}
+    spoken = frozenset().union(*(tool_words(d) for d in tools if d.name in called))
+    missing: set[str] = set()
+    for word, group in named_families(view.request, tools).items():
+        if word not in spoken:
+            missing |= group
+    return frozenset(missing)
 
 
 def name_words(name: str) -> frozenset[str]:

@@ -33,7 +33,13 @@ from springtail.models._llamacpp._decisions import (
 )
 from springtail.models._llamacpp._made_up import MadeUpValues
 from springtail.models._llamacpp._plan import PlanLine
-from springtail.models._llamacpp._rule import Rule, literal_arguments, tool_schema, unused_values
+from springtail.models._llamacpp._rule import (
+    Rule,
+    literal_arguments,
+    tool_schema,
+    unnamed_steps,
+    unused_values,
+)
 from springtail.models._llamacpp._stubs import parameter_example
 from springtail.models._llamacpp._values import normal, shape
 from springtail.models._llamacpp._view import TurnView
@@ -172,7 +178,7 @@ class RepeatAsProse(Rule):
 
 @dataclass(frozen=True)
 class UnusedValuesAskMore(Rule):
-    """While the request gives values that no line carries, another line follows and carries one.
+    """While the request gives values or names steps that no line takes, another line follows.
 
     A plan of a 1.5B model often stops a step short: for "What would all our
     SKU-100 stock come to at 25 each, with 10% off the total?" it wrote the
@@ -192,27 +198,46 @@ class UnusedValuesAskMore(Rule):
     an offer: the model folds them into its answer ("with 10% off the total"),
     and offered them it made up a step to spend one on
     (``product_reserve(quantity=10)``). ``PlanLimit`` bounds how often.
+
+    With ``named_steps`` (tenth pass), when every value is carried, a word of
+    the request that names tools no call speaks of (``unnamed_steps``) asks
+    for a line among those tools, and after results offers them: "… what's
+    the average of the economy and express shipping prices?" stopped at the
+    two quotes. Only a plan that has begun is asked: a request that names a
+    tool's word but needs no call is the model's to answer.
     """
 
+    named_steps: bool = True
+
     def opening(self, view: TurnView, tools: Sequence[ToolDefinition]) -> Opening | None:
-        """After results, an offer that must carry an id, date or name no call carried yet."""
+        """After results, an offer that must carry an id, date or name no call carried yet.
+
+        With every such value carried, an offer of the named tools no call took.
+        """
         if not view.has_results:
             return None
         unused = frozenset(v for v in unused_values(view, (), tools) if shape(v) != "number")
-        return Offer(tuple(tools), unused) if unused else None
+        if unused:
+            return Offer(tuple(tools), unused)
+        missing = unnamed_steps(view, (), tools) if self.named_steps else frozenset()
+        return Offer(tuple(d for d in tools if d.name in missing)) if missing else None
 
     def next(
         self, view: TurnView, written: Sequence[PlanLine], tools: Sequence[ToolDefinition]
     ) -> Next | None:
         """``More`` with the values no call carries yet, in a turn's first plan; else pass.
 
-        After results, the offer above asks for the values left, once per
-        plan: a line that does not carry one ends the plan.
+        With every value carried, ``More`` among the named tools no line
+        calls. After results, the offer above asks for what is left, once per
+        plan: a line that does not take it ends the plan.
         """
         if view.has_results:
             return None
         unused = unused_values(view, written, tools)
-        return More(unused) if unused else None
+        if unused:
+            return More(unused)
+        missing = unnamed_steps(view, written, tools) if self.named_steps and written else None
+        return More(tools=missing) if missing else None
 
 
 @dataclass(frozen=True)
