@@ -5,7 +5,14 @@ from __future__ import annotations
 import json
 
 from fake_llama import ASKED, DAYS, TOOLS, Script, ask, line, plan, replies, schema, view
-from springtail.messages import SystemMessage, UserMessage
+from springtail.messages import (
+    AssistantMessage,
+    SystemMessage,
+    ToolCall,
+    ToolResponse,
+    ToolResponseMessage,
+    UserMessage,
+)
 from springtail.models._llamacpp import (
     Drop,
     Keep,
@@ -15,7 +22,7 @@ from springtail.models._llamacpp import (
     SmallModelPolicy,
     Wait,
 )
-from springtail.models._llamacpp._plan import PLAN_KEY
+from springtail.models._llamacpp._plan import LINES_KEY, PLAN_KEY
 from springtail.tools._definition import ToolDefinition
 
 # -- MadeUpValues: a value invented, not read -----------------------------------------------
@@ -281,6 +288,52 @@ def test_an_invented_text_that_names_what_the_line_before_looked_up_waits_for_it
     lookup = line('r1 = patient_lookup(patient_id="P-102")')
     todo = line('r2 = todo_add(title="Call P-102 back")')
     assert MadeUpValues().review(asked, todo, [lookup], CLINIC) == Wait(frozenset({"title"}))
+
+
+def test_a_text_built_from_this_turns_results_is_read_not_invented() -> None:
+    discount = ToolDefinition(
+        "discount",
+        "A price after a percentage off.",
+        schema(price={"type": "number"}, rate_percent={"type": "number"}),
+    )
+    todo = ToolDefinition("todo_add", "Add a to-do.", schema(title={"type": "string"}))
+    tools = (discount, todo, *TOOLS)
+    request = UserMessage("Knock 15% off 1,980 and add a to-do to quote Daniel that price.")
+    ran = AssistantMessage(
+        "",
+        (ToolCall("c1", "discount", '{"price": 1980, "rate_percent": 15}'),),
+        {PLAN_KEY: ["r1 = discount(price=1980, rate_percent=15)"], LINES_KEY: ["r1"]},
+    )
+    result = ToolResponseMessage((ToolResponse("c1", "discount", '{"final_price": 1683.0}'),))
+    after = view(request, ran, result)
+    # 1,683 is the result's 1683.0: the title is read, and the line stands.
+    assert (
+        MadeUpValues().review(after, line('r2 = todo_add(title="Quote Daniel 1,683")'), [], tools)
+        is None
+    )
+    # A number no one gave is invented still, results or not.
+    guessed = line('r2 = todo_add(title="Quote Daniel 1,700")')
+    assert MadeUpValues().review(after, guessed, [], tools) is not None
+    # Before the result, the same text is a step too early.
+    early = MadeUpValues().review(
+        view(request), line('r1 = todo_add(title="Quote Daniel 1,683")'), [], tools
+    )
+    assert early is not None
+
+
+def test_a_text_whose_values_only_the_request_gives_is_not_read_from_a_lookup() -> None:
+    asked = UserMessage("Look up patient P-102 and add a to-do to call them back.")
+    ran = AssistantMessage(
+        "",
+        (ToolCall("c1", "patient_lookup", '{"patient_id": "P-102"}'),),
+        {PLAN_KEY: ['r1 = patient_lookup(patient_id="P-102")'], LINES_KEY: ["r1"]},
+    )
+    record = ToolResponseMessage(
+        (ToolResponse("c1", "patient_lookup", '{"id": "P-102", "name": "Lena Fischer"}'),)
+    )
+    todo = line('r2 = todo_add(title="Call P-102 back")')
+    # P-102 is the request's: the title names the patient instead of reading the record.
+    assert MadeUpValues().review(view(asked, ran, record), todo, [], CLINIC) is not None
 
 
 def test_an_invented_step_that_takes_no_result_still_ends_the_plan() -> None:

@@ -18,7 +18,9 @@ from springtail.models._llamacpp._plan import PlanLine
 from springtail.models._llamacpp._rule import Rule, literal_arguments, tool_schema, unused_values
 from springtail.models._llamacpp._subjects import named_tools, providers
 from springtail.models._llamacpp._values import (
+    Known,
     invented,
+    literals,
     made_up,
     normal,
     shape,
@@ -98,7 +100,7 @@ class MadeUpValues(Rule):
     ) -> Review | None:
         """Prose for an invented first line; a wait or the plan's end for a later one."""
         arguments, schema = literal_arguments(line), tool_schema(tools, line.tool)
-        made_alone = invented(arguments, view.known, schema)
+        made_alone = invented(arguments, view.known, schema) - _from_results(arguments, view)
         made = made_alone | _parroted(arguments, view.request)
         if not made:
             # A filter the conversation never asked for is a choice made up: it is left out.
@@ -148,6 +150,32 @@ def _given(line: PlanLine, tools: Sequence[ToolDefinition], made: frozenset[str]
         tools_for = providers(name, properties.get(name), tools, besides=line.tool)
         found = tools_for if found is None else found & tools_for
     return found or frozenset()
+
+
+def _from_results(arguments: Mapping[str, Any], view: TurnView) -> frozenset[str]:
+    """The text arguments built from this turn's results: every value with digits is read.
+
+    After a discount came back as 1683.0, the model wrote ``todo_add(title="Quote
+    Daniel on 1,683")``: a text no message holds whole, though each of its values
+    with digits is read, one of them from a result and not from the request
+    (tenth pass). A text whose values the request alone gives (``"Call C-102
+    back"`` after C-102's lookup) is still about the lookup, not read from it.
+    """
+    if not view.answered:
+        return frozenset()
+    results, request = Known(" ".join(view.answered)), Known(view.request)
+    built: set[str] = set()
+    for name, value in arguments.items():
+        if not isinstance(value, str):
+            continue
+        read = [v for v in literals(value) if any(c.isdigit() for c in v)]
+        if (
+            read
+            and all(view.known.holds(v) for v in read)
+            and any(results.holds(v) and not request.holds(v) for v in read)
+        ):
+            built.add(name)
+    return frozenset(built)
 
 
 def _all_text(names: frozenset[str], schema: Mapping[str, Any] | None) -> bool:
