@@ -17,6 +17,7 @@ from springtail.models._llamacpp._values import (
     names,
     normal,
     shape,
+    unlisted,
     unnamed_filters,
     uses,
 )
@@ -227,3 +228,14 @@ def test_an_optional_filter_is_unnamed_when_no_word_of_the_conversation_starts_a
     assert unnamed_filters(practice, _FILTERED, "a general question") == {"specialty"}
     assert unnamed_filters(practice, _FILTERED, "our general practitioner") == set()
     assert unnamed_filters({"specialty": "cardiology"}, None, "") == set()
+
+
+def test_the_numbers_of_a_numbered_list_are_not_values_of_the_request() -> None:
+    listed = "Lookups:\n1. Who is customer C-103?\n2. How many SKU-300?\n3. And SKU-100?"
+    assert RequestValues.of(listed).literals == {"c-103", "sku-300", "sku-100"}
+    inline = "Please: 1) 26.2 miles in km, 2) 4 kg to Chile."
+    assert RequestValues.of(inline).literals == {"26.2", "4"}
+    # A number that ends a sentence, or a run that does not count from 1, is a value.
+    assert RequestValues.of("I need 4. Also 2 more.").literals == {"4", "2"}
+    assert RequestValues.of("Rooms:\n3. Blue\n5. Red").literals == {"3", "5"}
+    assert unlisted("1. a\n2. b") == "   a\n   b"

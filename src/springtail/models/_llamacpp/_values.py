@@ -36,6 +36,7 @@ __all__ = [
     "names",
     "normal",
     "shape",
+    "unlisted",
     "unnamed_filters",
     "uses",
 ]
@@ -357,7 +358,30 @@ class RequestValues:
             clause = _JOINER.sub("", clause.strip()).rstrip(".?!;:,")
             if clause:
                 spelled.add(clause)
-        return cls(literals(request), frozenset(spelled), names(request))
+        return cls(literals(unlisted(request)), frozenset(spelled), names(request))
+
+
+_LINE_MARKER = re.compile(r"^[ \t]*(\d{1,2})[.)](?=[ \t])", re.MULTILINE)
+_INLINE_MARKER = re.compile(r"(?:^|(?<=\s))(\d{1,2})\)(?=\s)")
+
+
+def unlisted(text: str) -> str:
+    """``text`` with the numbers of a numbered list blanked out: they count items, not values.
+
+    "1. Who is customer C-103?", "2. How many SKU-300 …", each on a line of
+    its own, read 1 to 4 as values of the request, and the plan was asked
+    for lines to carry them (it wrote
+    ``product_reserve(quantity=2)``; tenth pass). Only a run 1, 2, 3 … in
+    order, at the starts of lines ("1." or "1)") or inline ("1) … 2) …"),
+    is a list: a lone "4." ends a sentence.
+    """
+    for pattern in (_LINE_MARKER, _INLINE_MARKER):
+        found = list(pattern.finditer(text))
+        if len(found) >= 2 and [int(m.group(1)) for m in found] == list(range(1, len(found) + 1)):
+            for match in found:
+                start, end = match.span(1)
+                text = text[:start] + " " * (end - start + 1) + text[end + 1 :]
+    return text
 
 
 _NAME = re.compile(r"(?<=[A-Za-z0-9,;(] )[A-Z][a-z]+(?: [A-Z][a-z]+)*")
