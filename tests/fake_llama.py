@@ -316,6 +316,27 @@ TODAY = ToolDefinition("today", "Today's date.", schema())
 TOOLS = (WEEKDAY, DAYS, TODAY)
 """The date tools the rule tests offer unless a test offers its own."""
 
+QUOTE = ToolDefinition(
+    "shipping_quote",
+    "The price of shipping a parcel.",
+    schema(
+        weight_kg={"type": "number"},
+        country={"type": "string"},
+        speed={"type": "string", "enum": ["economy", "express"]},
+    ),
+)
+AVERAGE = ToolDefinition("average", "The mean of some numbers.", schema(values={"type": "array"}))
+SHIPPING = (QUOTE, AVERAGE)
+"""Two tools a request names by a word each ("shipping", "average"), for the named-step tests."""
+ASKED_AVERAGE = (
+    "For a 3 kg box to Norway, what's the average of the economy and express shipping prices?"
+)
+"""A request whose plan of two quotes stops short of the average it names."""
+QUOTE_LINES = (
+    'r1 = shipping_quote(weight_kg=3, country="Norway", speed="economy")',
+    'r2 = shipping_quote(weight_kg=3, country="Norway", speed="express")',
+)
+
 
 def view(*messages: Message) -> TurnView:
     """The turn view of these messages."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fake_llama import TOOLS, line, schema, view
+from fake_llama import ASKED_AVERAGE, QUOTE_LINES, SHIPPING, TOOLS, line, schema, view
 from springtail.messages import UserMessage
 from springtail.models._llamacpp import More, UnusedValuesAskMore
 from springtail.models._llamacpp._rule import line_carries, unnamed_steps, unused_values
@@ -57,28 +57,11 @@ def test_a_choice_that_names_a_tool_is_the_request_s_verb_not_a_value() -> None:
 
 # -- Steps the request names by a tool's name ---------------------------------------------
 
-QUOTE = ToolDefinition(
-    "shipping_quote",
-    "The price of shipping a parcel.",
-    schema(
-        weight_kg={"type": "number"},
-        country={"type": "string"},
-        speed={"type": "string", "enum": ["economy", "express"]},
-    ),
-)
-AVERAGE = ToolDefinition("average", "The mean of some numbers.", schema(values={"type": "array"}))
-SHIPPING = (QUOTE, AVERAGE)
-ASKED_AVERAGE = UserMessage(
-    "For a 3 kg box to Norway, what's the average of the economy and express shipping prices?"
-)
-QUOTES = [
-    line('r1 = shipping_quote(weight_kg=3, country="Norway", speed="economy")'),
-    line('r2 = shipping_quote(weight_kg=3, country="Norway", speed="express")'),
-]
+QUOTES = [line(source) for source in QUOTE_LINES]
 
 
 def test_a_tool_the_request_names_that_no_line_calls_is_a_step_not_taken() -> None:
-    asked = view(ASKED_AVERAGE)
+    asked = view(UserMessage(ASKED_AVERAGE))
     assert unnamed_steps(asked, QUOTES, SHIPPING) == {"average"}
     taken = [*QUOTES, line("r3 = average(values=[21.5, 33.0])")]
     assert unnamed_steps(asked, taken, SHIPPING) == frozenset()

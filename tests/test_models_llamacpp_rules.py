@@ -14,6 +14,9 @@ import pytest
 
 from fake_llama import (
     ASKED,
+    ASKED_AVERAGE,
+    QUOTE_LINES,
+    SHIPPING,
     TOOLS,
     WEEKDAY,
     FakeRuntime,
@@ -332,26 +335,9 @@ def test_after_results_values_no_call_carried_make_an_offer_of_the_tools() -> No
 
 
 def test_with_every_value_carried_a_step_the_request_names_is_asked_for() -> None:
-    quote = ToolDefinition(
-        "shipping_quote",
-        "The price of shipping a parcel.",
-        schema(
-            weight_kg={"type": "number"},
-            country={"type": "string"},
-            speed={"type": "string", "enum": ["economy", "express"]},
-        ),
-    )
-    average = ToolDefinition(
-        "average", "The mean of some numbers.", schema(values={"type": "array"})
-    )
-    tools = (quote, average)
-    request = UserMessage(
-        "For a 3 kg box to Norway, what's the average of the economy and express shipping prices?"
-    )
-    quotes = [
-        line('r1 = shipping_quote(weight_kg=3, country="Norway", speed="economy")'),
-        line('r2 = shipping_quote(weight_kg=3, country="Norway", speed="express")'),
-    ]
+    tools, average = SHIPPING, SHIPPING[1]
+    request = UserMessage(ASKED_AVERAGE)
+    quotes = [line(source) for source in QUOTE_LINES]
     rule = UnusedValuesAskMore()
     assert rule.next(view(request), quotes, tools) == More(tools=frozenset({"average"}))
     # Only a plan that has begun: a request may name a tool's word and need no call.
