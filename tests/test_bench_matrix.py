@@ -423,3 +423,41 @@ def test_the_share_after_results_is_read_without_changing_the_decision() -> None
     assert ResultsCallFloor().opening(answered, ()) == Free(call_floor=1.0)
     assert ResultsCallFloor().opening(TurnView.of([asked]), ()) is None
     assert type(policy("with:ResultsCallShareLog").rules[-1]).__name__ == "ResultsCallFloor"
+
+
+def test_a_line_of_results_alone_that_nobody_asked_for_ends_the_plan() -> None:
+    from bench.matrix._experiments import ResultsOnlyLineEnds
+
+    from fake_llama import line, view
+    from springtail.messages import UserMessage
+    from springtail.models._llamacpp import Drop
+
+    def definitions(name: str) -> tuple[Any, ...]:
+        tool_set = next(t for t in TOOL_SETS if t.name == name)
+        return tuple(t.tool_definition for t in tool_set.build())
+
+    rule, shop, calendar = (
+        ResultsOnlyLineEnds(),
+        definitions("support-bot"),
+        definitions("calendar"),
+    )
+    asked = view(
+        UserMessage("Two quotes: 2,750 with 18% off, and 880 with 25% off. Also 9,000 / 16.")
+    )
+    ran = [
+        line("r1 = discount_calculator(price=2750, rate_percent=18)"),
+        line("r2 = discount_calculator(price=880, rate_percent=25)"),
+        line('r3 = calculate(operation="divide", left=9000, right=16)'),
+    ]
+    assert rule.review(asked, line("r4 = percentage(part=r3, total=r1)"), ran, shop) == Drop()
+    added = line('r4 = calculate(operation="add", left=r1, right=r2)')
+    assert rule.review(asked, added, ran, shop) == Drop()
+    # While a value is left, or when the line writes one of its own, it may be a step.
+    assert rule.review(asked, added, ran[:2], shop) is None
+    again = line('r4 = calculate(operation="multiply", left=r3, right=16)')
+    assert rule.review(asked, again, ran, shop) is None
+    # A chain's last step the request speaks of ("week") stands.
+    today = view(UserMessage("What day of the week is it today?"))
+    assert (
+        rule.review(today, line("r2 = weekday(day=r1)"), [line("r1 = today()")], calendar) is None
+    )

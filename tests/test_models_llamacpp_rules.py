@@ -52,7 +52,6 @@ from springtail.models._llamacpp import (
     PlanLine,
     Prose,
     RepeatAsProse,
-    ResultsOnlyLineEnds,
     Retry,
     Review,
     Rule,
@@ -128,63 +127,6 @@ def test_an_answer_that_opens_as_a_plan_line_is_written_again_without_the_tools(
     chunks = list(model.stream(Prompt(replanned, options)))
     streamed = "".join(c.result.output.text for c in chunks if c.result is not None)
     assert streamed == message.text
-
-
-# -- ResultsOnlyLineEnds -------------------------------------------------------------------
-
-DISCOUNT = ToolDefinition(
-    "discount",
-    "A price after a percentage off.",
-    schema(price={"type": "number"}, rate={"type": "number"}),
-)
-CALCULATE = ToolDefinition(
-    "calculate",
-    "Add, subtract, multiply or divide two numbers.",
-    schema(operation={"type": "string"}, left={"type": "number"}, right={"type": "number"}),
-)
-PERCENT = ToolDefinition(
-    "percentage",
-    "What percentage a part is of a total.",
-    schema(part={"type": "number"}, total={"type": "number"}),
-)
-
-
-def test_a_line_of_results_alone_that_nobody_asked_for_ends_the_plan() -> None:
-    rule, tools = ResultsOnlyLineEnds(), (DISCOUNT, CALCULATE, PERCENT)
-    asked = view(
-        UserMessage("Two quotes: 2,750 with 18% off and 880 with 25% off. Also 9,000 / 16.")
-    )
-    ran = [
-        line("r1 = discount(price=2750, rate=18)"),
-        line("r2 = discount(price=880, rate=25)"),
-        line('r3 = calculate(operation="divide", left=9000, right=16)'),
-    ]
-    # No word of the request speaks of percentages; the plan already called calculate.
-    assert rule.review(asked, line("r4 = percentage(part=r3, total=r1)"), ran, tools) == Drop()
-    added = line('r4 = calculate(operation="add", left=r1, right=r2)')
-    assert rule.review(asked, added, ran, tools) == Drop()
-    # While a value is left, or when the line writes one of its own, it may be a step.
-    assert rule.review(asked, added, ran[:2], tools) is None
-    again = line('r4 = calculate(operation="multiply", left=r3, right=16)')
-    assert rule.review(asked, again, ran, tools) is None
-    # A chain's last step the request speaks of ("week") stands.
-    today = view(UserMessage("What day of the week is it today?"))
-    assert rule.review(today, line("r2 = weekday(day=r1)"), [line("r1 = today()")], TOOLS) is None
-
-
-def test_a_plan_that_goes_on_with_its_own_results_ends_at_the_request_end_to_end() -> None:
-    asked = line('r1 = weekday(day="2026-12-25")')
-    script = replies(plan(asked.source(), "r2 = weekday(day=r1)"))
-    message = ask(script, [ASKED])
-    assert [c.name for c in message.tool_calls] == ["weekday"]
-    assert message.metadata[PLAN_KEY] == [asked.source()]
-    without = SmallModelPolicy(
-        rules=tuple(r for r in SmallModelPolicy().rules if not isinstance(r, ResultsOnlyLineEnds))
-    )
-    assert ask(script, [ASKED], without).metadata[PLAN_KEY] == [
-        asked.source(),
-        "r2 = weekday(day=r1)",
-    ]
 
 
 # -- CallShare ----------------------------------------------------------------------------
@@ -533,7 +475,6 @@ def test_the_default_rules_are_small_classes_asked_in_order() -> None:
         "PlanLimit",
         "CallShare",
         "FollowUpCallFloor",
-        "ResultsOnlyLineEnds",
         "UnknownToolAsProse",
         "RepeatAsProse",
         "ValueFitsElsewhere",

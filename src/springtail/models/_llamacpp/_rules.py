@@ -41,7 +41,6 @@ from springtail.models._llamacpp._rule import (
     unused_values,
 )
 from springtail.models._llamacpp._stubs import parameter_example
-from springtail.models._llamacpp._subjects import tool_words, words
 from springtail.models._llamacpp._values import normal, shape
 from springtail.models._llamacpp._view import TurnView
 from springtail.tools._definition import ToolDefinition
@@ -53,7 +52,6 @@ __all__ = [
     "MadeUpValues",
     "PlanLimit",
     "RepeatAsProse",
-    "ResultsOnlyLineEnds",
     "Rule",
     "UnknownToolAsProse",
     "UnusedValuesAskMore",
@@ -176,44 +174,6 @@ class RepeatAsProse(Rule):
         # Values of the request no call has carried yet: the plan missed a step, which the
         # model meant to take when it opened a call again ("... and send Sam the yen price").
         return Retry(line.tool, unused) if unused else Prose(without_tools=True)
-
-
-@dataclass(frozen=True)
-class ResultsOnlyLineEnds(Rule):
-    """A line of earlier results alone, once every request value is carried, ends the plan.
-
-    "Two quotes to price up: 2,750 with 18% off, and 880 with 25% off. Also,
-    I need 1,234 times 56, plus 9,000 divided by 16." wrote its four asked
-    lines, then ``percentage(part=r3, total=r4)`` and three additions of the
-    results. The model's own next-line share gave those lines 0.52-0.93,
-    where needed lines get 0.92 or more, so no threshold parts them (tenth
-    pass). A needed last step of a chain takes only results too
-    (``weekday(day=r1)`` after ``today()``), but the request speaks of its
-    tool: a word of the request is a word of the tool's name or description
-    ("week"). A line of results alone (a word such as ``"add"`` aside) whose
-    tool no word of the request speaks of, or whose tool the turn already
-    called (the additions), was not asked for. While a value of the request
-    is left, or when the line writes a value with digits of its own ("times
-    12 again"), the line may be a step and stands.
-    """
-
-    def review(
-        self,
-        view: TurnView,
-        line: PlanLine,
-        written: Sequence[PlanLine],
-        tools: Sequence[ToolDefinition],
-    ) -> Review | None:
-        """``Drop`` for a line of results alone that nobody asked for; else pass."""
-        if not line.refs or unused_values(view, written, tools):
-            return None
-        if any(any(c.isdigit() for c in str(v)) for v in literal_arguments(line).values()):
-            return None
-        called = view.called() | {w.tool for w in written}
-        if view.plan.plan is not None:
-            called |= {p.tool for p in view.plan.plan.lines}
-        own = next((tool_words(d) for d in tools if d.name == line.tool), frozenset())
-        return Drop() if line.tool in called or not own & words(view.request) else None
 
 
 @dataclass(frozen=True)
@@ -345,7 +305,6 @@ DEFAULT_RULES: tuple[Rule, ...] = (
     PlanLimit(),
     CallShare(),
     FollowUpCallFloor(),
-    ResultsOnlyLineEnds(),
     UnknownToolAsProse(),
     RepeatAsProse(),
     ValueFitsElsewhere(),
