@@ -135,11 +135,18 @@ class ResultsOnlyLineEnds(Rule):
     additions of the results: the model's own next-line share gave those
     0.52-0.93, where needed lines get 0.92 or more, so no threshold parts them.
     A needed last step of a chain also takes only results (``weekday(day=r1)``
-    after ``today()``), but the request speaks of it: one of its words is a
-    word of that tool (its name or description) that no tool of the plan so
-    far speaks of ("week"). A line of results alone (a word such as "add" aside)
-    whose tool no word of the request speaks of, or whose tool the plan
-    already called (the additions), was not asked for.
+    after ``today()``), but the request speaks of its tool: a word of the
+    request is a word of the tool's name or description ("week"). A line of
+    results alone (a word such as "add" aside) whose tool no word of the
+    request speaks of, or whose tool the turn already took (the additions),
+    was not asked for.
+
+    Measured over the tenth pass's defaults: development 49 -> 49, held-out
+    34 -> 35, several-at-once probe 14 -> 15, but second probe set 12 -> 10:
+    for "Please drop the team sync" it dropped the needed
+    ``cancel_event(event_id=r1)`` ("drop" is no word of that tool). Adopted
+    on the first three and taken back on the fourth (docs/embedded-model.md,
+    "Tenth pass").
     """
 
     def review(
@@ -154,12 +161,9 @@ class ResultsOnlyLineEnds(Rule):
             return None
         if any(any(c.isdigit() for c in str(v)) for v in literal_arguments(line).values()):
             return None  # a value of its own ("times 12 again" repeats a carried 12)
-        called = view.called() | {w.tool for w in written}
-        planned = view.plan.plan.lines if view.plan.plan is not None else ()
-        called |= {p.tool for p in planned}
         own = next((tool_words(d) for d in tools if d.name == line.tool), frozenset())
         said = own & words(view.request)
-        return Drop() if not said or line.tool in called else None
+        return Drop() if not said or line.tool in view.taken(written) else None
 
 
 @dataclass(frozen=True)

@@ -121,9 +121,7 @@ def unnamed_steps(
     date") answers it. Counted over the calls made since the request, the
     plan's lines and ``written``.
     """
-    called = view.called()
-    planned = view.plan.plan.lines if view.plan.plan is not None else ()
-    called |= {line.tool for line in (*planned, *written)}
+    called = view.taken(written)
     spoken = frozenset().union(*(tool_words(d) for d in tools if d.name in called))
     missing: set[str] = set()
     for word, group in named_families(view.request, tools).items():

@@ -15,7 +15,7 @@ from springtail.messages import (
     ToolResponseMessage,
     UserMessage,
 )
-from springtail.models._llamacpp._plan import PlanState
+from springtail.models._llamacpp._plan import PlanLine, PlanState
 from springtail.models._llamacpp._values import Known, RequestValues
 
 __all__ = ["TurnView", "canonical_arguments"]
@@ -62,6 +62,11 @@ class TurnView:
     def called(self) -> set[str]:
         """The tools called in this turn."""
         return {name for name, _ in self.calls}
+
+    def taken(self, written: Sequence[PlanLine] = ()) -> set[str]:
+        """The tools this turn has called, planned (the open plan's lines) or just written."""
+        planned = self.plan.plan.lines if self.plan.plan is not None else ()
+        return self.called() | {line.tool for line in (*planned, *written)}
 
     def repeats(self, name: str, arguments: Mapping[str, object]) -> bool:
         """Whether a call with these arguments was already made in this turn."""
