@@ -239,3 +239,19 @@ def test_the_numbers_of_a_numbered_list_are_not_values_of_the_request() -> None:
     assert RequestValues.of("I need 4. Also 2 more.").literals == {"4", "2"}
     assert RequestValues.of("Rooms:\n3. Blue\n5. Red").literals == {"3", "5"}
     assert unlisted("1. a\n2. b") == "   a\n   b"
+
+
+def test_a_number_joined_to_a_word_is_that_number() -> None:
+    # minutes=90 carries "a free 90-minute slot"; read whole, the plan was asked for more lines.
+    assert literals("Find me a free 90-minute slot on 2026-03-16.") == {"90", "2026-03-16"}
+    assert uses({"minutes": 90}, {"90"}) == {"90"}
+    # Letters before the digits, or a short tail, is an id, not a measure.
+    assert literals("Read N-3 and the 10-K filing.") == {"n-3", "10-k"}
+
+
+def test_a_span_of_time_is_known_in_the_unit_a_parameter_asks_for() -> None:
+    known = Known("Add 'Car service' on 2026-03-21 at 08:30, two hours long.")
+    assert invented({"minutes": 120}, known) == frozenset()
+    assert invented({"minutes": 17}, known) == frozenset({"minutes"})
+    # "a day" writes no amount: its minutes are what the question asks, so they stay unknown.
+    assert invented({"left": 1440}, Known("How many minutes are there in a day?")) == {"left"}

@@ -20,6 +20,7 @@ from decimal import Decimal, InvalidOperation
 from functools import cached_property
 from typing import Any
 
+from springtail.models._llamacpp._durations import spans_of_time
 from springtail.models._llamacpp._stubs import parameter_example
 from springtail.models._llamacpp._subjects import words
 from springtail.models._llamacpp._worded_dates import ISO_DATE, dates_in_words, worded_dates
@@ -44,6 +45,7 @@ __all__ = [
 _QUOTED = re.compile(r"(?:^|(?<=[\s(:]))[\"'“‘]([^\"'“”‘’\n]{1,80})[\"'”’](?=[\s.,;:!?)]|$)")
 _TOKEN = re.compile(r"[\w@](?:[\w@.\-/:+]|,(?=\d{3}))*")
 _CODE = re.compile(r"[A-Z]{2,}")
+_MEASURE = re.compile(r"(\d[\d,]*(?:\.\d+)?)-[a-z]{3,}")
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?|(?<![\w.])[-+]?\.\d+")
 _NUMBER_WORDS = {
     "zero": "0",
@@ -116,6 +118,9 @@ def literals(text: str) -> Literals:
     call's ``day="2026-03-17"`` carries it; read as the numbers 16, 17, 18
     and 2026, no date argument carried them and the plan was asked for lines
     that would (``find_events(query="17")``).
+    A number joined to a word ("a 90-minute slot", "a 3-day trip") is that
+    number: read whole, ``minutes=90`` never carried ``90-minute``, and the
+    plan was asked for lines that would.
     """
     found: set[str] = set()
     for match in _QUOTED.finditer(text):
@@ -132,7 +137,10 @@ def literals(text: str) -> Literals:
         token = match.group().rstrip(".:/-+")
         if any(start <= match.start() < end for (start, end), _ in worded) and token.isdigit():
             continue  # a day or a year of a date in words
-        if any(c.isdigit() for c in token) or (not shouting and _CODE.fullmatch(token)):
+        measure = _MEASURE.fullmatch(token)
+        if measure is not None:
+            found.add(normal(measure.group(1)))  # "a 90-minute slot" gives 90
+        elif any(c.isdigit() for c in token) or (not shouting and _CODE.fullmatch(token)):
             found.add(normal(token))
     return frozenset(v for v in found if v)
 
@@ -186,6 +194,7 @@ class Known:
         self.text = lowered
         numbers = {normal(m.group()) for m in _NUMBER.finditer(text)}
         numbers.update(n for w, n in _NUMBER_WORDS.items() if re.search(rf"\b{w}\b", lowered))
+        numbers.update(spans_of_time(lowered))
         self.numbers = numbers
         self.dates = dates_in_words(lowered)
         self._source = text
