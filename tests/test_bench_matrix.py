@@ -426,7 +426,7 @@ def test_the_share_after_results_is_read_without_changing_the_decision() -> None
 
 
 def test_a_line_of_results_alone_that_nobody_asked_for_ends_the_plan() -> None:
-    from bench.matrix._experiments import ResultsOnlyLineEnds
+    from bench.matrix._experiments import EXPERIMENTS
 
     from fake_llama import line, view
     from springtail.messages import UserMessage
@@ -437,7 +437,7 @@ def test_a_line_of_results_alone_that_nobody_asked_for_ends_the_plan() -> None:
         return tuple(t.tool_definition for t in tool_set.build())
 
     rule, shop, calendar = (
-        ResultsOnlyLineEnds(),
+        EXPERIMENTS["ResultsOnlyLineEnds"],
         definitions("support-bot"),
         definitions("calendar"),
     )
@@ -461,3 +461,73 @@ def test_a_line_of_results_alone_that_nobody_asked_for_ends_the_plan() -> None:
     assert (
         rule.review(today, line("r2 = weekday(day=r1)"), [line("r1 = today()")], calendar) is None
     )
+
+
+def test_a_line_that_repeats_carried_values_with_a_tool_nobody_spoke_of_ends_the_plan() -> None:
+    from bench.matrix._experiments import RepeatLineEnds
+
+    from fake_llama import line, view
+    from springtail.messages import UserMessage
+    from springtail.models._llamacpp import Drop
+
+    orders = tuple(
+        t.tool_definition for t in next(s for s in TOOL_SETS if s.name == "orders").build()
+    )
+    asked = view(UserMessage("How much are 250 EUR and 40 GBP in US dollars?"))
+    converted = [
+        line('r1 = currency_convert(amount=250, from_currency="EUR", to_currency="USD")'),
+        line('r2 = currency_convert(amount=40, from_currency="GBP", to_currency="USD")'),
+    ]
+    average = line("r3 = average(numbers=[250, 40])")
+    assert RepeatLineEnds().review(asked, average, converted, orders) == Drop()
+    # Asked for in words, the same line stands; so does a line with a value of its own.
+    averaged = view(UserMessage("Convert 250 EUR and 40 GBP to USD, and average 250 and 40."))
+    assert RepeatLineEnds().review(averaged, average, converted, orders) is None
+    pounds = view(UserMessage("What's 250 EUR in dollars and pounds?"))
+    first = [converted[0]]
+    to_gbp = line('r2 = currency_convert(amount=250, from_currency="EUR", to_currency="GBP")')
+    assert RepeatLineEnds().review(pounds, to_gbp, first, orders) is None
+
+
+def test_a_plan_stuck_on_a_result_it_cannot_read_is_planned_again_without_that_tool() -> None:
+    from bench.matrix._experiments import ReplanStuckStep
+
+    from springtail.messages import (
+        AssistantMessage,
+        ToolCall,
+        ToolResponse,
+        ToolResponseMessage,
+        UserMessage,
+    )
+    from springtail.models._llamacpp import Offer, TurnView
+    from springtail.models._llamacpp._plan import LINES_KEY, PLAN_KEY
+
+    clinic = tuple(
+        t.tool_definition for t in next(s for s in TOOL_SETS if s.name == "clinic").build()
+    )
+    lines = [
+        'r1 = find_patient(name="Haddad")',
+        'r2 = doctor_availability(doctor_id=r1, day="2026-03-17")',
+    ]
+    planned = AssistantMessage(
+        "",
+        (ToolCall("c1", "find_patient", '{"name": "Haddad"}'),),
+        {PLAN_KEY: lines, LINES_KEY: ["r1"]},
+    )
+
+    def answered(data: str, *, is_error: bool = False) -> TurnView:
+        response = ToolResponse("c1", "find_patient", data, is_error=is_error)
+        asked = UserMessage("Book P-101 into Dr. Haddad's earliest opening on 2026-03-17.")
+        return TurnView.of([asked, planned, ToolResponseMessage((response,))])
+
+    # The next line could not be written from "No patient matches": the others are offered.
+    opening = ReplanStuckStep().opening(answered("No patient matches 'Haddad'."), clinic)
+    assert isinstance(opening, Offer)
+    assert "find_patient" not in {d.name for d in opening.tools}
+    assert "list_doctors" in {d.name for d in opening.tools}
+    # A failed step blocks its line too; no plan, or no result yet, passes.
+    assert isinstance(ReplanStuckStep().opening(answered("boom", is_error=True), clinic), Offer)
+    asked = TurnView.of([UserMessage("Book P-101 with Dr. Haddad.")])
+    assert ReplanStuckStep().opening(asked, clinic) is None
+    waiting = TurnView.of([UserMessage("Book P-101 with Dr. Haddad."), planned])
+    assert ReplanStuckStep().opening(waiting, clinic) is None

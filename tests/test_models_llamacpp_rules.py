@@ -39,8 +39,10 @@ from springtail.messages import (
     UserMessage,
 )
 from springtail.models._llamacpp import (
+    DEFAULT_RULES,
     ByShare,
     CallShare,
+    CombinedResultsEnd,
     Drop,
     FollowUpCallFloor,
     Free,
@@ -475,6 +477,7 @@ def test_the_default_rules_are_small_classes_asked_in_order() -> None:
         "PlanLimit",
         "CallShare",
         "FollowUpCallFloor",
+        "CombinedResultsEnd",
         "UnknownToolAsProse",
         "RepeatAsProse",
         "ValueFitsElsewhere",
@@ -639,3 +642,24 @@ def test_a_search_for_an_id_is_written_again_as_the_lookup_end_to_end() -> None:
     assert [(c.name, json.loads(c.arguments)) for c in message.tool_calls] == [
         ("member_record", {"member_id": "M-103"})
     ]
+
+
+def test_a_line_that_combines_results_nobody_asked_to_combine_ends_the_plan() -> None:
+    rule = CombinedResultsEnd()
+    assert rule in DEFAULT_RULES
+    days = view(UserMessage("What weekdays are 2026-04-10 and 2026-04-14?"))
+    both = [line('r1 = weekday(day="2026-04-10")'), line('r2 = weekday(day="2026-04-14")')]
+    between = line("r3 = days_between(start=r1, end=r2)")
+    assert rule.review(days, between, both, TOOLS) == Drop()
+    # Asked for in the request's words, or while a value is left, the line stands.
+    asked = view(
+        UserMessage("How many days lie between the weekdays of 2026-04-10 and 2026-04-14?")
+    )
+    assert rule.review(asked, between, both, TOOLS) is None
+    assert rule.review(days, between, both[:1], TOOLS) is None
+    # One result is a chain's step, even when no word of the request is the tool's ("drop the
+    # team sync" then cancel_event(event_id=r1)): the tenth pass's wider cut ended those too.
+    dropped = view(UserMessage("Please drop the team sync from my calendar, I can't make it."))
+    step, first = line("r2 = weekday(day=r1)"), [line("r1 = today()")]
+    assert rule.review(dropped, step, first, TOOLS) is None
+    assert CombinedResultsEnd(least_results=1).review(dropped, step, first, TOOLS) == Drop()

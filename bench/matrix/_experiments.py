@@ -13,6 +13,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from springtail.models._llamacpp import (
+    CombinedResultsEnd,
     Drop,
     Free,
     MadeUpValues,
@@ -29,7 +30,7 @@ from springtail.models._llamacpp import (
 )
 from springtail.models._llamacpp._rule import literal_arguments, unused_values
 from springtail.models._llamacpp._subjects import tool_words, words
-from springtail.models._llamacpp._values import shape, uses
+from springtail.models._llamacpp._values import argument_values, shape, uses
 from springtail.tools._definition import ToolDefinition
 
 _HYPHENATED = re.compile(r"(?<=[a-z])-(?=[a-z])")
@@ -126,27 +127,17 @@ class FollowUpValues(Rule):
 
 
 @dataclass(frozen=True)
-class ResultsOnlyLineEnds(Rule):
-    """A line of earlier results alone, once every request value is carried, ends the plan.
+class RepeatLineEnds(Rule):
+    """A line that repeats values earlier lines carry, with a tool the request never speaks of.
 
-    Tenth pass. "Two quotes to price up: 2,750 with 18% off, and 880 with 25%
-    off. Also, I need 1,234 times 56, plus 9,000 divided by 16." wrote its
-    four asked lines, then ``percentage(part=r3, total=r4)`` and three
-    additions of the results: the model's own next-line share gave those
-    0.52-0.93, where needed lines get 0.92 or more, so no threshold parts them.
-    A needed last step of a chain also takes only results (``weekday(day=r1)``
-    after ``today()``), but the request speaks of its tool: a word of the
-    request is a word of the tool's name or description ("week"). A line of
-    results alone (a word such as "add" aside) whose tool no word of the
-    request speaks of, or whose tool the turn already took (the additions),
-    was not asked for.
-
-    Measured over the tenth pass's defaults: development 49 -> 49, held-out
-    34 -> 35, several-at-once probe 14 -> 15, but second probe set 12 -> 10:
-    for "Please drop the team sync" it dropped the needed
-    ``cancel_event(event_id=r1)`` ("drop" is no word of that tool). Adopted
-    on the first three and taken back on the fourth (docs/embedded-model.md,
-    "Tenth pass").
+    Eleventh pass. The several-at-once probe's plans went on past the request
+    with lines that take no result and write nothing new: ``average(numbers=
+    [250, 40])`` after both currency conversions had carried 250 and 40,
+    ``list_appointments(patient_id="P-104")`` after the asked lookup of
+    P-104, ``todo_list()``. A needed line of that shape names its step in the
+    request's words ("look up C-101 and list her orders"), or writes a value
+    of its own (``to_currency="GBP"`` for "pounds"); a line of that shape
+    whose tool no word of the request speaks of ends the plan.
     """
 
     def review(
@@ -156,14 +147,51 @@ class ResultsOnlyLineEnds(Rule):
         written: Sequence[PlanLine],
         tools: Sequence[ToolDefinition],
     ) -> Review | None:
-        """``Drop`` for a results-only line nobody asked for; else pass."""
-        if not line.refs or unused_values(view, written, tools):
+        """``Drop`` for a line that adds nothing and whose tool the request does not name."""
+        if not written or line.refs or unused_values(view, written, tools):
             return None
-        if any(any(c.isdigit() for c in str(v)) for v in literal_arguments(line).values()):
-            return None  # a value of its own ("times 12 again" repeats a carried 12)
-        own = next((tool_words(d) for d in tools if d.name == line.tool), frozenset())
-        said = own & words(view.request)
-        return Drop() if not said or line.tool in view.taken(written) else None
+        schemas = {d.name: d.input_schema for d in tools}
+        earlier: set[str] = set()
+        for name, arguments in view.call_arguments():
+            earlier.update(argument_values(arguments, schemas.get(name)))
+        planned = view.plan.plan.lines if view.plan.plan is not None else ()
+        for before in (*planned, *written):
+            earlier.update(argument_values(literal_arguments(before), schemas.get(before.tool)))
+        own = argument_values(literal_arguments(line), schemas.get(line.tool))
+        if any(value not in earlier for value in own):
+            return None
+        spoken = next((tool_words(d) for d in tools if d.name == line.tool), frozenset())
+        return None if spoken & words(view.request) else Drop()
+
+
+@dataclass(frozen=True)
+class ReplanStuckStep(Rule):
+    """A plan whose next line cannot be written from its result plans again, without that tool.
+
+    Eleventh pass. "Book P-101 into Dr. Haddad's earliest opening on
+    2026-03-17" planned ``find_patient(name="Haddad")`` and then
+    ``doctor_availability(doctor_id=r1, …)``; the search answered "No patient
+    matches 'Haddad'.", no id could be read from it, and the model, free to
+    choose, answered with that sentence. A step whose result gives its next
+    line nothing (or fails) was the wrong step: the reply is a call to one of
+    the other tools, with that result in view.
+    """
+
+    def opening(self, view: TurnView, tools: Sequence[ToolDefinition]) -> Opening | None:
+        """``Offer`` of the tools but the stuck step's, while a plan line cannot go on."""
+        state = view.plan
+        if state.plan is None:
+            return None
+        failed = {r for r, result in state.results.items() if result.is_error}
+        # At the opening, a ready line is one the plan could not write from its results.
+        stuck = [
+            line
+            for line in state.pending
+            if line in state.ready() or any(r in failed for r in line.refs)
+        ]
+        sources = {state.results[r].tool for line in stuck for r in line.refs if r in state.results}
+        offer = tuple(d for d in tools if d.name not in sources)
+        return Offer(offer) if sources and offer else None
 
 
 @dataclass(frozen=True)
@@ -191,7 +219,9 @@ EXPERIMENTS: dict[str, Rule] = {
     "UnusedValuesOnly": UnusedValuesAskMore(named_steps=False),
     "MadeUpValuesProvidersFirst": MadeUpValues(named_first=False),
     "ResultsCallShareLog": ResultsCallFloor(1.0),
-    "ResultsOnlyLineEnds": ResultsOnlyLineEnds(),
+    "ResultsOnlyLineEnds": CombinedResultsEnd(least_results=1),
+    "RepeatLineEnds": RepeatLineEnds(),
+    "ReplanStuckStep": ReplanStuckStep(),
 }
 """An experiment whose class is a default rule's takes that rule's place; ``AFTER_DEFAULTS`` go
 last; the others go first."""

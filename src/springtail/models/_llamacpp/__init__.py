@@ -36,6 +36,7 @@ from springtail.models._llamacpp._rule import Rule
 from springtail.models._llamacpp._rules import (
     DEFAULT_RULES,
     CallShare,
+    CombinedResultsEnd,
     FollowUpCallFloor,
     PlanLimit,
     RepeatAsProse,
@@ -52,6 +53,7 @@ __all__ = [
     "ByShare",
     "CallShare",
     "Close",
+    "CombinedResultsEnd",
     "Decide",
     "DecodingProfile",
     "Drop",
