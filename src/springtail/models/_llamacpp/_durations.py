@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
+from springtail.models._llamacpp._number_words import NUMBER_WORDS
+
 __all__ = ["spans_of_time"]
 
 _SECONDS = {
@@ -32,21 +34,7 @@ _SECONDS = {
     "day": 86400,
     "week": 604800,
 }
-_AMOUNT_WORDS = {
-    "one": "1",
-    "two": "2",
-    "three": "3",
-    "four": "4",
-    "five": "5",
-    "six": "6",
-    "seven": "7",
-    "eight": "8",
-    "nine": "9",
-    "ten": "10",
-    "twelve": "12",
-    "half an": "0.5",
-    "half a": "0.5",
-}
+_AMOUNT_WORDS = {**NUMBER_WORDS, "half an": "0.5", "half a": "0.5"}
 _AMOUNT = r"(\d+(?:\.\d+)?|" + "|".join(sorted(_AMOUNT_WORDS, key=len, reverse=True)) + ")"
 _UNIT = "(" + "|".join(sorted(_SECONDS, key=len, reverse=True)) + ")s?"
 _SPAN = re.compile(rf"\b{_AMOUNT}(\s+and\s+a\s+half)?[\s-]+(?:[a-z]+\s+)?{_UNIT}\b")

@@ -21,6 +21,7 @@ from functools import cached_property
 from typing import Any
 
 from springtail.models._llamacpp._durations import spans_of_time
+from springtail.models._llamacpp._number_words import NUMBER_WORDS
 from springtail.models._llamacpp._stubs import parameter_example
 from springtail.models._llamacpp._subjects import words
 from springtail.models._llamacpp._worded_dates import ISO_DATE, dates_in_words, worded_dates
@@ -47,24 +48,6 @@ _TOKEN = re.compile(r"[\w@](?:[\w@.\-/:+]|,(?=\d{3}))*")
 _CODE = re.compile(r"[A-Z]{2,}")
 _MEASURE = re.compile(r"(\d[\d,]*(?:\.\d+)?)-[a-z]{3,}")
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?|(?<![\w.])[-+]?\.\d+")
-_NUMBER_WORDS = {
-    "zero": "0",
-    "one": "1",
-    "two": "2",
-    "three": "3",
-    "four": "4",
-    "five": "5",
-    "six": "6",
-    "seven": "7",
-    "eight": "8",
-    "nine": "9",
-    "ten": "10",
-    "eleven": "11",
-    "twelve": "12",
-    "dozen": "12",
-    "hundred": "100",
-    "thousand": "1000",
-}
 
 Literals = frozenset[str]
 """Normalised literal values (see ``normal``)."""
@@ -193,7 +176,7 @@ class Known:
         lowered = text.lower()
         self.text = lowered
         numbers = {normal(m.group()) for m in _NUMBER.finditer(text)}
-        numbers.update(n for w, n in _NUMBER_WORDS.items() if re.search(rf"\b{w}\b", lowered))
+        numbers.update(n for w, n in NUMBER_WORDS.items() if re.search(rf"\b{w}\b", lowered))
         numbers.update(spans_of_time(lowered))
         self.numbers = numbers
         self.dates = dates_in_words(lowered)
