@@ -138,6 +138,9 @@ class RepeatLineEnds(Rule):
     request's words ("look up C-101 and list her orders"), or writes a value
     of its own (``to_currency="GBP"`` for "pounds"); a line of that shape
     whose tool no word of the request speaks of ends the plan.
+
+    Measured over the eleventh pass's defaults: it fired on 10 turns of the
+    held-out half and the two probe sets and turned none (docs/embedded-model.md).
     """
 
     def review(
@@ -175,6 +178,10 @@ class ReplanStuckStep(Rule):
     choose, answered with that sentence. A step whose result gives its next
     line nothing (or fails) was the wrong step: the reply is a call to one of
     the other tools, with that result in view.
+
+    Measured over the eleventh pass's defaults: it fired on that request under
+    both prompts; the new plan invented an appointment id and the request still
+    failed. No other turn of the held-out half or the probe sets fired it.
     """
 
     def opening(self, view: TurnView, tools: Sequence[ToolDefinition]) -> Opening | None:
