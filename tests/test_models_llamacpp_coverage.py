@@ -15,7 +15,7 @@ from springtail.messages import (
     UserMessage,
 )
 from springtail.models._llamacpp import LlamaCppChatModel, SmallModelPolicy
-from springtail.models._llamacpp._coverage import unstated
+from springtail.models._llamacpp._coverage import news, unstated
 from springtail.models._llamacpp._plan import LINES_KEY, PLAN_KEY
 from springtail.tools._definition import ToolDefinition
 
@@ -101,3 +101,20 @@ def test_an_answer_written_without_the_tools_states_each_result_too() -> None:
     # support-bot's last step answers with the tools taken away: the same answer path.
     text, _ = _answer(SmallModelPolicy(), tools=False)
     assert text == WHOLE
+
+
+def test_a_value_another_result_gives_too_does_not_state_a_result_with_its_own() -> None:
+    asked = "Reserve every SKU-300 we still have."
+    results = [
+        "SKU-300 RAG Practice Dataset: 4 in stock",
+        "Reserved 4 unit(s) of SKU-300 (RAG Practice Dataset); reservation R-1.",
+    ]
+    # "4" is the lookup's news and the reservation's: only R-1 states the reservation.
+    answer = "The SKU-300 product has 4 units in stock."
+    assert unstated(answer, results, asked) == results[1:]
+    assert unstated(answer + " Reservation R-1 holds them.", results, asked) == []
+    # Going on, the answer must write the reservation's own value.
+    assert news(results[1:], asked, results[:1]) == ["R-1"]
+    assert news(results[1:], asked) == ["4", "R-1"]
+    # Two results that give only the same values are each stated by them.
+    assert unstated("Both are 19 EUR.", ["19 EUR", "19 EUR"], "") == []

@@ -58,6 +58,7 @@ from springtail.models._llamacpp import (
     Review,
     Rule,
     SmallModelPolicy,
+    StrayLineGoes,
     TurnView,
     UnknownToolAsProse,
     UnusedValuesAskMore,
@@ -455,7 +456,7 @@ class _ListingGivesWay(Rule):
 
 
 def test_a_rule_can_keep_a_line_instead_of_earlier_ones_that_then_do_not_run() -> None:
-    """No default rule does it (BroadCallGivesWay left: it never made a request pass)."""
+    """A user's rule may; the default ``StrayLineGoes`` does so only for lines carrying nothing."""
     narrowing = SmallModelPolicy(rules=(_ListingGivesWay(), *SmallModelPolicy().rules))
     script = replies(plan("r1 = event_list()", 'r2 = event_cancel(event_id="E-7")'))
     message = ask(script, [CANCEL], narrowing, EVENTS)
@@ -463,12 +464,48 @@ def test_a_rule_can_keep_a_line_instead_of_earlier_ones_that_then_do_not_run() -
         ("event_cancel", {"event_id": "E-7"})
     ]
     assert message.metadata[PLAN_KEY] == ['r2 = event_cancel(event_id="E-7")']
+    # The default rules keep a listing the request speaks of (``StrayLineGoes``, below).
     kept = ask(
+        replies(plan("r1 = event_list()", 'r2 = event_cancel(event_id="E-7")')),
+        [UserMessage("List my events, then cancel E-7.")],
+        tools=EVENTS,
+    )
+    assert [c.name for c in kept.tool_calls] == ["event_list", "event_cancel"]
+
+
+# -- StrayLineGoes ------------------------------------------------------------------------
+
+
+def test_an_earlier_line_that_carries_nothing_and_feeds_nothing_goes() -> None:
+    rule = StrayLineGoes()
+    assert rule in DEFAULT_RULES
+    listing, cancel = line("r1 = event_list()"), line('r2 = event_cancel(event_id="E-7")')
+    assert rule.review(view(CANCEL), cancel, [listing], EVENTS) == Keep(
+        instead_of=frozenset({"r1"})
+    )
+    # The request speaks of the listing; or the later line takes its result; or the later line
+    # carries no request value yet: the listing stands.
+    listed = view(UserMessage("List my events, then cancel E-7."))
+    assert rule.review(listed, cancel, [listing], EVENTS) is None
+    assert (
+        rule.review(view(CANCEL), line("r2 = event_cancel(event_id=r1)"), [listing], EVENTS) is None
+    )
+    assert (
+        rule.review(view(CANCEL), line('r2 = weekday(day="2026-01-01")'), [listing], EVENTS) is None
+    )
+    assert rule.review(view(CANCEL), listing, [], EVENTS) is None
+
+
+def test_a_stray_listing_before_the_step_does_not_run_end_to_end() -> None:
+    message = ask(
         replies(plan("r1 = event_list()", 'r2 = event_cancel(event_id="E-7")')),
         [CANCEL],
         tools=EVENTS,
     )
-    assert [c.name for c in kept.tool_calls] == ["event_list", "event_cancel"]
+    assert [(c.name, json.loads(c.arguments)) for c in message.tool_calls] == [
+        ("event_cancel", {"event_id": "E-7"})
+    ]
+    assert message.metadata[PLAN_KEY] == ['r2 = event_cancel(event_id="E-7")']
 
 
 def test_the_default_rules_are_small_classes_asked_in_order() -> None:
@@ -483,6 +520,7 @@ def test_the_default_rules_are_small_classes_asked_in_order() -> None:
         "ValueFitsElsewhere",
         "MadeUpValues",
         "UnusedValuesAskMore",
+        "StrayLineGoes",
     ]
     assert json.dumps([type(r).__name__ for r in rules])  # plain values, printable
 

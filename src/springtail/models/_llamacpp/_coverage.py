@@ -32,26 +32,43 @@ def unstated(answer: str, results: Sequence[str], given: str) -> list[str]:
     echoed = _with_digits(literals(given))
     said = literals(answer)
     text = answer.lower()
+    found = [_with_digits(literals(result)) - echoed for result in results]
     missing = []
-    for result in results:
-        news = _with_digits(literals(result)) - echoed
+    for index, result in enumerate(results):
+        news = _own(found[index], found[:index] + found[index + 1 :])
         if news and not any(_stated(value, said, text) for value in news):
             missing.append(result)
     return missing
 
 
-def news(results: Sequence[str], given: str) -> list[str]:
+def _own(values: Literals, others: Sequence[Literals]) -> Literals:
+    """``values`` less those another result gives too, unless that leaves none.
+
+    A lookup said "4 in stock" and the reservation "Reserved 4 unit(s) …;
+    reservation R-1": the answer "SKU-300 has 4 units in stock" stated the
+    lookup, not the reservation, whose own value is R-1 (twelfth pass).
+    """
+    own = values.difference(*others)
+    return own or values
+
+
+def news(results: Sequence[str], given: str, others: Sequence[str] = ()) -> list[str]:
     """The values with digits of ``results``, as they are written there, that ``given`` lacks.
 
     These are what an answer that goes on must write one of (the grammar
-    asks for one): a time also without its leading zero.
+    asks for one): a time also without its leading zero. A value that one
+    of ``others`` (the turn's other results) gives too is left out of a
+    result that has values of its own.
     """
     echoed = _with_digits(literals(given))
+    elsewhere = [_with_digits(literals(other)) - echoed for other in others]
     spelled: list[str] = []
     for result in results:
+        values = _with_digits(literals(result)) - echoed
+        left_out = echoed | (values - _own(values, elsewhere))
         for token in value_tokens(result):
             token = token.rstrip(".")
-            if any(c.isdigit() for c in token) and normal(token) not in echoed:
+            if any(c.isdigit() for c in token) and normal(token) not in left_out:
                 spelled.append(token)
                 if _TIME.fullmatch(token) and token.startswith("0"):
                     spelled.append(token[1:])

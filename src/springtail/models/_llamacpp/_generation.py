@@ -173,7 +173,9 @@ class Generator:
         context = list(decoder.tokens if tokens is None else tokens) + list(attempt.tokens)
         text = attempt.text
         for _ in range(decoder.profile.state_results):
-            keys = news(unstated(text, view.answered, view.request), view.request)
+            missing = unstated(text, view.answered, view.request)
+            others = [r for r in view.answered if r not in missing]
+            keys = news(missing, view.request, others)
             if not keys:
                 break
             # It must write a value the result gave; ``reply`` bars the end token at its start.

@@ -23,6 +23,7 @@ from springtail.models._llamacpp._decisions import (
     ByShare,
     Drop,
     Free,
+    Keep,
     More,
     Next,
     Offer,
@@ -35,7 +36,9 @@ from springtail.models._llamacpp._made_up import MadeUpValues
 from springtail.models._llamacpp._plan import PlanLine
 from springtail.models._llamacpp._rule import (
     Rule,
+    line_carries,
     literal_arguments,
+    request_wanted,
     tool_schema,
     unnamed_steps,
     unused_values,
@@ -55,6 +58,7 @@ __all__ = [
     "PlanLimit",
     "RepeatAsProse",
     "Rule",
+    "StrayLineGoes",
     "UnknownToolAsProse",
     "UnusedValuesAskMore",
     "ValueFitsElsewhere",
@@ -341,6 +345,50 @@ class CombinedResultsEnd(Rule):
         return Drop() if not said or line.tool in view.taken(written) else None
 
 
+@dataclass(frozen=True)
+class StrayLineGoes(Rule):
+    """An earlier line that takes nothing from the request and gives nothing to a line goes.
+
+    "Reserve every SKU-300 we still have" was planned as ``product_list()``,
+    ``product_lookup(sku="SKU-300")`` and the reservation: the list carries
+    no value of the request, no line takes its result, and no word of the
+    request is a word of its name (twelfth pass; its description's words
+    are not read: "with its SKU" in the list's would match the SKU-300 of
+    the request). Once a later line carries a value
+    of the request and does not take that earlier line's result either, the
+    earlier line was a look around before the step, not a step. A request
+    whose words speak of the tool ("List our products and reserve …"), a
+    line whose result a later line takes (``today()`` before
+    ``weekday(day=r1)``) and a plan none of whose lines carries a request
+    value stay as written.
+    """
+
+    def review(
+        self,
+        view: TurnView,
+        line: PlanLine,
+        written: Sequence[PlanLine],
+        tools: Sequence[ToolDefinition],
+    ) -> Review | None:
+        """``Keep`` without the stray earlier lines, once this line carries a request value."""
+        if not written:
+            return None
+        wanted = request_wanted(view, tools)
+        if not line_carries(line, wanted, tool_schema(tools, line.tool)):
+            return None
+        taken = set(line.refs).union(*(w.refs for w in written))
+        said = words(view.request)
+        stray = frozenset(
+            w.variable
+            for w in written
+            if not w.refs
+            and w.variable not in taken
+            and not line_carries(w, wanted, tool_schema(tools, w.tool))
+            and not words(w.tool.replace("_", " ")) & said
+        )
+        return Keep(instead_of=stray) if stray else None
+
+
 DEFAULT_RULES: tuple[Rule, ...] = (
     PlanLimit(),
     CallShare(),
@@ -351,5 +399,6 @@ DEFAULT_RULES: tuple[Rule, ...] = (
     ValueFitsElsewhere(),
     MadeUpValues(),
     UnusedValuesAskMore(),
+    StrayLineGoes(),
 )
 """``SmallModelPolicy``'s rules, in the order they are asked."""
