@@ -44,7 +44,7 @@ from springtail.models._llamacpp._rule import (
     unused_values,
 )
 from springtail.models._llamacpp._stubs import parameter_example
-from springtail.models._llamacpp._subjects import tool_words, words
+from springtail.models._llamacpp._subjects import named_tools, tool_words, words
 from springtail.models._llamacpp._values import normal, shape
 from springtail.models._llamacpp._view import TurnView
 from springtail.tools._definition import ToolDefinition
@@ -351,14 +351,14 @@ class StrayLineGoes(Rule):
 
     "Reserve every SKU-300 we still have" was planned as ``product_list()``,
     ``product_lookup(sku="SKU-300")`` and the reservation: the list carries
-    no value of the request, no line takes its result, and no word of the
-    request is a word of its name (twelfth pass; its description's words
-    are not read: "with its SKU" in the list's would match the SKU-300 of
-    the request). Once a later line carries a value
-    of the request and does not take that earlier line's result either, the
-    earlier line was a look around before the step, not a step. A request
-    whose words speak of the tool ("List our products and reserve …"), a
-    line whose result a later line takes (``today()`` before
+    no value of the request, no line takes its result, and the request does
+    not name it by a word of its name (``_subjects.named_tools``; twelfth
+    pass). Its description's words are not read: "with its SKU" in the
+    list's would match the SKU-300 of the request. Once a later line
+    carries a value of the request and does not take that earlier line's
+    result either, the earlier line was a look around before the step, not
+    a step. A request that names the tool ("List our products and reserve
+    …"), a line whose result a later line takes (``today()`` before
     ``weekday(day=r1)``) and a plan none of whose lines carries a request
     value stay as written.
     """
@@ -377,14 +377,14 @@ class StrayLineGoes(Rule):
         if not line_carries(line, wanted, tool_schema(tools, line.tool)):
             return None
         taken = set(line.refs).union(*(w.refs for w in written))
-        said = words(view.request)
+        named = named_tools(view.request, tools)
         stray = frozenset(
             w.variable
             for w in written
             if not w.refs
             and w.variable not in taken
+            and w.tool not in named
             and not line_carries(w, wanted, tool_schema(tools, w.tool))
-            and not words(w.tool.replace("_", " ")) & said
         )
         return Keep(instead_of=stray) if stray else None
 
