@@ -68,6 +68,8 @@ class _Sampler:
         self.banned = set(not_first)
         if grammar is not None and "prose-start" in grammar:
             self.banned |= runtime.call_like
+        if grammar is not None and "sentence-start" in grammar:
+            self.banned |= runtime.not_sentence_start
 
     def sample(self, row: int) -> int:
         logits = np.array(self.runtime.logits(row), dtype=float)
@@ -96,6 +98,9 @@ class FakeRuntime:
         self.n_vocab = len(self.pieces)
         self._ids = {p: i for i, p in enumerate(self.pieces)}
         self.call_like = {i for i, p in enumerate(self.pieces) if p[0] in "<{`"}
+        self.not_sentence_start = {
+            i for i, p in enumerate(self.pieces) if not re.match(r'[A-Z0-9"(]', p)
+        }
         self._cache: list[int] = []
         self._rows: dict[int, Any] = {}
         self.batches: list[int] = []  # the size of every batch evaluated

@@ -9,6 +9,7 @@ import pytest
 from springtail.models._llamacpp._binding import (
     UNBOUND,
     bind,
+    keyed_values,
     scalar,
     shaped_tokens,
     stated_numbers,
@@ -156,3 +157,18 @@ def test_a_date_written_from_a_result_is_one_the_texts_write() -> None:
         "2026-03-19",
     ]
     assert shaped_tokens(day, ["[]", "Put it on my calendar for today."]) is None
+
+
+def test_a_text_written_from_a_json_result_is_a_value_under_the_parameters_name() -> None:
+    found = '[{"id": "E-2", "title": "Dentist", "start": "15:00"}, {"id": "E-5", "start": "9:30"}]'
+    text = {"type": "string"}
+    # The parameter's name, or the last word of it (``id`` of ``event_id``), is the key.
+    assert keyed_values(text, "start", found) == {"type": "string", "enum": ["15:00", "9:30"]}
+    assert keyed_values(text, "event_id", found) == {"type": "string", "enum": ["E-2", "E-5"]}
+    assert keyed_values(text, "event_id", '{"id": "E-2"}')["enum"] == ["E-2"]
+    # No such key, a result that is not JSON, an enum or a number: the schema as it is.
+    assert keyed_values(text, "title_case", '{"id": "E-2"}') == text
+    assert keyed_values(text, "start", "15:00") == text
+    assert keyed_values({"type": "integer"}, "start", found) == {"type": "integer"}
+    choices = {"type": "string", "enum": ["a", "b"]}
+    assert keyed_values(choices, "start", found) == choices

@@ -237,6 +237,35 @@ def test_a_line_whose_id_its_result_does_not_hold_is_not_written() -> None:
     assert message.text == "No product matches that."
 
 
+def test_a_text_read_from_a_json_result_is_a_value_under_the_parameters_name() -> None:
+    hold = ToolDefinition(
+        "product_hold",
+        "Hold a product.",
+        schema(product_id={"type": "string"}, note={"type": "string"}),
+    )
+    options = ChatOptions(tool_callbacks=(FakeTool(FIND), FakeTool(hold)))
+    request: list[Message] = [UserMessage("Hold the Agent Notes.")]
+    lines = ('r1 = product_find(name="Agent Notes")', 'r2 = product_hold(product_id=r1, note="x")')
+    opened = output(
+        LlamaCppChatModel._over(FakeRuntime(replies(plan(*lines)))).call(Prompt(request, options))
+    )
+    found = '[{"id": "P-7", "name": "Agent Design Notes", "stock": 7}]'
+    (call,) = opened.tool_calls
+    conversation = [
+        *request,
+        opened,
+        ToolResponseMessage((ToolResponse(call.id, call.name, found),)),
+    ]
+    runtime = FakeRuntime(replies(plan('r2 = product_hold(product_id="P-7", note="x")')))
+    response = LlamaCppChatModel._over(runtime).call(Prompt(conversation, options))
+    assert calls(output(response)) == [("product_hold", {"product_id": "P-7", "note": "x"})]
+    # The id has no example to give its shape; the result's key ``id`` (the last word of
+    # ``product_id``) gives the choice (the model had written "time from r1").
+    (value,) = [g for g in runtime.grammars if g and g.startswith("root ::= value")]
+    choice = next(rule for rule in value.splitlines() if rule.startswith("value- ::="))
+    assert set(re.findall(r'"\\"([^"\\]+)\\""', choice)) == {"P-7"}
+
+
 def test_a_resumed_plan_needs_only_the_conversation_so_a_stored_one_resumes_too() -> None:
     opened = output(respond(replies(plan(MULTIPLY, SHARE)), first_turn())[0])
     conversation = after(opened, "calculate returned: 144")
@@ -246,15 +275,20 @@ def test_a_resumed_plan_needs_only_the_conversation_so_a_stored_one_resumes_too(
     assert calls(output(response)) == [("percentage", {"part": 144, "total": 576})]
 
 
-def test_once_the_plan_has_run_a_repeated_call_gives_way_to_the_answer() -> None:
+def both_lines_run() -> list[Message]:
+    """The first turn after both lines of the plan ran (144, then 25.00%)."""
     opened = output(respond(replies(plan(MULTIPLY, SHARE)), first_turn())[0])
     conversation = after(opened, "calculate returned: 144")
     second = output(respond(replies(plan("r2 = percentage(part=144, total=576)")), conversation)[0])
-    done = [
+    return [
         *conversation,
         second,
         ToolResponseMessage((ToolResponse(second.tool_calls[0].id, "percentage", "25.00%"),)),
     ]
+
+
+def test_once_the_plan_has_run_a_repeated_call_gives_way_to_the_answer() -> None:
+    done = both_lines_run()
     # The model would call again; the call was made, so it answers instead.
     script = replies(plan("r3 = percentage(part=144, total=576)"), "144 is 25.00% of 576.")
     response, runtime = respond(script, done, stream=True)
@@ -262,6 +296,43 @@ def test_once_the_plan_has_run_a_repeated_call_gives_way_to_the_answer() -> None
     assert message.tool_calls == ()
     assert message.text == "144 is 25.00% of 576."
     assert "r1 =" in runtime.prompts[-1]  # the model read its plan in the conversation
+
+
+def test_an_answer_that_opens_as_plan_lines_without_the_tools_too_is_written_as_a_sentence() -> (
+    None
+):
+    done = both_lines_run()
+    # The repeated call turns the reply to prose without the tools, where the model would
+    # still write plan lines: the answer is written once more, opening as a sentence does.
+    script = replies(
+        plan("r3 = percentage(part=144, total=576)"),
+        "rnew = percentage(part=144, total=576)",
+        "144 is 25.00% of 576.",
+    )
+    response, runtime = respond(script, done)
+    message = output(response)
+    assert message.tool_calls == ()
+    assert message.text == "144 is 25.00% of 576."
+    assert "sentence-start" in str(runtime.grammars[-1])
+
+
+def test_a_step_too_early_is_written_again_after_a_note_that_leaves_the_plan() -> None:
+    asked: list[Message] = [UserMessage("How many days are there until 2027-01-01?")]
+    early = plan('r1 = days_between(start="2020-01-01", end="2027-01-01")')
+    noted = plan(
+        "# Step 1: find what days_between needs",
+        "r1 = today()",
+        'r2 = days_between(start=r1, end="2027-01-01")',
+    )
+    script = replies((early, 9.0), (noted, 8.0))
+    profile = replace(SmallModelPolicy().profile, first_step_note=True)
+    message = ask(script, asked, SmallModelPolicy(profile=profile), DATE_TOOLS)
+    # The made-up start is a step too early; after the note the model writes the step first,
+    # and the note is not part of the plan the conversation keeps.
+    assert calls(message) == [("today", {})]
+    assert message.metadata[PLAN_KEY] == ["r1 = today()"]
+    # Without the note, the retried line has nothing to go on and no call is made.
+    assert ask(script, asked, tools=DATE_TOOLS).tool_calls == ()
 
 
 def test_the_plan_is_never_streamed_as_text() -> None:

@@ -19,6 +19,7 @@ from springtail.models._llamacpp._decoder import Decoder
 from springtail.models._llamacpp._grammar import (
     answer_grammar,
     continuation_grammar,
+    sentence_grammar,
     text_only_grammar,
 )
 from springtail.models._llamacpp._json_calls import JsonCalls
@@ -149,6 +150,16 @@ class Generator:
             # cost a held-out request's answer; this touches only an answer that opened so.
             tokens = self.without_tools()
             attempt = decoder.generate(grammar, tokens=tokens, reply=True, answer=True)
+        if (
+            self.answer_grammar is None
+            and decoder.profile.plans
+            and self.view.has_results
+            and classify(attempt.text, code=True) is ReplyKind.CALLS
+        ):
+            # Without the tools too, the answer opened as plan lines (``rnew = add_event(...)``
+            # after a repeated line turned the reply to prose; thirteenth pass): it is written
+            # once more as a sentence opens.
+            attempt = decoder.generate(sentence_grammar(), tokens=tokens, reply=True, answer=True)
         return (
             self._answer(attempt, tokens)
             if self.answer_grammar is None

@@ -38,6 +38,7 @@ __all__ = [
     "build_grammar",
     "continuation_grammar",
     "sanitized_schema",
+    "sentence_grammar",
     "text_only_grammar",
 ]
 
@@ -87,6 +88,20 @@ def continuation_grammar(keys: Sequence[str]) -> str:
         "lead ::= [^\\x00`_<]\n"
         f"key ::= {key}\n" + _TEXT_ONLY.split("\n", 1)[1]
     )
+
+
+_SENTENCE = 'root ::= sentence-start any-char*\nsentence-start ::= [A-Z0-9"(]\n' + COMMON_RULES
+
+
+def sentence_grammar() -> str:
+    """Prose that opens as a sentence does (a capital, a digit, a quote): no code at all.
+
+    The last resort for an answer that opened as plan lines twice, with and
+    without the tools in view (``rnew = add_event(...)``; thirteenth pass).
+    Not the answers' grammar: barring every lower-case start cost a held-out
+    request's answer in the tenth pass.
+    """
+    return _SENTENCE
 
 
 def text_only_grammar() -> str:

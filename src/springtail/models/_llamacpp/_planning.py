@@ -21,7 +21,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from springtail.models._llamacpp._binding import UNBOUND, bind, shaped_tokens, stated_numbers
+from springtail.models._llamacpp._binding import (
+    UNBOUND,
+    bind,
+    keyed_values,
+    shaped_tokens,
+    stated_numbers,
+)
 from springtail.models._llamacpp._decisions import (
     Close,
     Drop,
@@ -105,6 +111,7 @@ class Planner:
         rejected: set[str] = set()
         steps = policy.profile.step_comments
         note: tuple[str, list[int]] | None = None  # the next line's step comment, when written
+        transient = False  # the note is the planner's, not the model's: it leaves the plan
         while len(lines) < MAX_LINES and not gen.cancel.is_set():
             variable = f"r{number}"
             if steps and note is None:
@@ -168,6 +175,17 @@ class Planner:
             if isinstance(verdict, Retry) and (
                 not retried or ((verdict.only or verdict.wanted) and not redirected)
             ):
+                early = (
+                    not lines
+                    and not retried
+                    and policy.profile.first_step_note
+                    and not (verdict.only and verdict.wanted)
+                )
+                if early:
+                    # A step too early: the model names the step it skipped in a comment first.
+                    text = f"# Step {number}: find what {verdict.without} needs"
+                    note = (text, gen.tokenize(text + "\n"))
+                    transient = True
                 redirected = redirected or retried
                 # The line was a step too early, or the wrong tool: it is written again, in
                 # its place, without that tool.
@@ -213,8 +231,12 @@ class Planner:
                 line = PlanLine(line.variable, line.tool, arguments)
                 # The plan goes on from the line as it runs, not as the model first wrote it.
                 line_tokens = gen.tokenize(line.source()[len(f"{variable} =") :] + "\n")
+            if transient:
+                # The note helped write this line; the plan goes on as if the model wrote it.
+                comment, head = "", gen.tokenize(f"{variable} =")
             lines.append(replace(line, comment=comment) if comment else line)
             tokens = tokens + head + line_tokens
+            transient = False
             bridged = bool(wanted) and not asked
             choices, wanted, retried, bridging = tools, frozenset(), False, False
             redirected = False
@@ -354,11 +376,13 @@ class Planner:
         for index, (name, value) in enumerate(line.arguments):
             text += f"{', ' if index else ''}{name}="
             read_from: list[str] = []
+            keyed: str | None = None
             if isinstance(value, Ref | Template):
                 if isinstance(value, Ref):
                     result = results.get(value.variable)
                     if result is not None and not result.is_error:
                         read_from = [result.data, self.view.request]
+                        keyed = result.data
                 value = bind(value, results, properties.get(name))
             if value is not UNBOUND:
                 arguments[name] = value
@@ -367,7 +391,9 @@ class Planner:
             end = ")" if index == last else ","
             context = tokens + gen.tokenize(text)
             spec = stated_numbers(properties.get(name, {}), self.view.known.numbers)
-            if read_from:
+            if keyed is not None and gen.profile.keyed_values:
+                spec = keyed_values(spec, name, keyed)
+            if read_from and "enum" not in spec:
                 spec = shaped_tokens(spec, read_from)
                 if spec is None:
                     return None  # the id is not in the result: there is nothing to read

@@ -109,6 +109,16 @@ class DecodingProfile:
             words before it writes it, and a step whose need is a word of
             the request ("day of the week") is then written
             (seventh pass, docs/embedded-model.md).
+        first_step_note: With ``plans``, a first line turned away as a step
+            too early (``Retry``) is written again after the comment ``#
+            Step N: find what TOOL needs``, which then leaves the plan: the
+            model names the step it skipped (an experiment, thirteenth pass,
+            docs/embedded-model.md).
+        keyed_values: With ``plans``, a text value written from a JSON
+            result is one of the values the result gives under the
+            parameter's name or its last word (``start``, ``id`` for
+            ``event_id``; ``_binding.keyed_values``): the 1.5B model wrote
+            ``"time from r1"`` for both (thirteenth pass).
     """
 
     plans: bool = False
@@ -124,6 +134,8 @@ class DecodingProfile:
     state_results: int = 0
     result_call: bool = False
     step_comments: bool = False
+    first_step_note: bool = False
+    keyed_values: bool = False
 
     def __post_init__(self) -> None:
         if self.answer_tokens is not None and self.answer_tokens < 1:
@@ -160,5 +172,6 @@ SMALL_MODEL_PROFILE = DecodingProfile(
     stop_repeats=True,
     state_results=2,
     result_call=True,
+    keyed_values=True,
 )
 """The embedded presets' profile."""
