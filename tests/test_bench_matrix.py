@@ -531,3 +531,26 @@ def test_a_plan_stuck_on_a_result_it_cannot_read_is_planned_again_without_that_t
     assert ReplanStuckStep().opening(asked, clinic) is None
     waiting = TurnView.of([UserMessage("Book P-101 with Dr. Haddad."), planned])
     assert ReplanStuckStep().opening(waiting, clinic) is None
+
+
+def test_a_value_whose_unit_is_another_tools_choice_retries_with_that_tool() -> None:
+    from bench.matrix._experiments import UnitNamesTool
+
+    from fake_llama import line, view
+    from springtail.messages import UserMessage
+    from springtail.models._llamacpp import Retry
+
+    orders = tuple(
+        t.tool_definition for t in next(s for s in TOOL_SETS if s.name == "orders").build()
+    )
+    asked = view(UserMessage("How much are 250 EUR and 40 GBP in US dollars?"))
+    units = line('r1 = convert_units(value=250, from_unit="kg", to_unit="lb")')
+    assert UnitNamesTool().review(asked, units, [], orders) == Retry(
+        "convert_units", frozenset({"eur"}), only=frozenset({"currency_convert"})
+    )
+    # The right tool, or a unit the tool's own schema speaks of ("weight_kg"), stands.
+    converted = line('r1 = currency_convert(amount=250, from_currency="EUR", to_currency="USD")')
+    assert UnitNamesTool().review(asked, converted, [], orders) is None
+    boxed = view(UserMessage("Ship a 3 kg box to Norway by express."))
+    quote = line('r1 = shipping_quote(weight_kg=3, country="Norway", speed="express")')
+    assert UnitNamesTool().review(boxed, quote, [], orders) is None

@@ -8,6 +8,7 @@ measures them again.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from springtail.models._llamacpp import (
     Opening,
     PlanLine,
     Prose,
+    Retry,
     Review,
     Rule,
     TurnView,
@@ -218,6 +220,74 @@ class ResultsCallFloor(Rule):
         return Free(call_floor=self.floor) if view.has_results else None
 
 
+_VALUE_AND_WORD = re.compile(r"(?<![\w.,])(\d[\d,]*(?:\.\d+)?)\s*([A-Za-z]+)\b")
+
+
+@dataclass(frozen=True)
+class UnitNamesTool(Rule):
+    """A request value's unit is a choice of another tool's enum: a near tool was picked.
+
+    "How much are 250 EUR and 40 GBP in US dollars?" was planned as
+    ``convert_units(value=250, from_unit="kg", to_unit="lb")`` beside a
+    ``currency_convert`` whose enums hold EUR and GBP. The word right after a
+    number the line carries ("250 EUR") names a choice of another tool's enum
+    and of none of this tool's: the line is written again with only the tools
+    whose enums hold it, and must carry it (thirteenth pass).
+    """
+
+    def review(
+        self,
+        view: TurnView,
+        line: PlanLine,
+        written: Sequence[PlanLine],
+        tools: Sequence[ToolDefinition],
+    ) -> Review | None:
+        """``Retry`` with the tools whose enums hold the unit of a value the line carries."""
+        numbers = {
+            float(v)
+            for v in literal_arguments(line).values()
+            if isinstance(v, int | float) and not isinstance(v, bool)
+        }
+        if not numbers:
+            return None
+        definition = next((d for d in tools if d.name == line.tool), None)
+        # A unit the tool's own schema speaks of (``weight_kg`` for "a 3 kg box") is its own.
+        own = _enum_choices(tools, line.tool) | frozenset(
+            _WORD.findall(
+                f"{definition.description} {json.dumps(definition.input_schema)}".lower().replace(
+                    "_", " "
+                )
+            )
+            if definition is not None
+            else ()
+        )
+        for match in _VALUE_AND_WORD.finditer(view.request):
+            if float(match.group(1).replace(",", "")) not in numbers:
+                continue
+            unit = match.group(2).lower()
+            if unit in own:
+                continue
+            takers = frozenset(
+                d.name
+                for d in tools
+                if d.name != line.tool and unit in _enum_choices(tools, d.name)
+            )
+            if takers:
+                return Retry(line.tool, frozenset({unit}), only=takers)
+        return None
+
+
+def _enum_choices(tools: Sequence[ToolDefinition], name: str) -> frozenset[str]:
+    """The lower-cased text choices of every enum parameter of the tool ``name``."""
+    schema = next((d.input_schema for d in tools if d.name == name), {})
+    found: set[str] = set()
+    for spec in (schema.get("properties") or {}).values():
+        for option in (spec, *(spec.get("anyOf") or ())) if isinstance(spec, dict) else ():
+            if isinstance(option, dict):
+                found |= {c.lower() for c in option.get("enum") or () if isinstance(c, str)}
+    return frozenset(found)
+
+
 EXPERIMENTS: dict[str, Rule] = {
     "FollowUpValues": FollowUpValues(),
     "AnswerOncePlanRan": AnswerOncePlanRan(),
@@ -229,6 +299,8 @@ EXPERIMENTS: dict[str, Rule] = {
     "ResultsOnlyLineEnds": CombinedResultsEnd(least_results=1),
     "RepeatLineEnds": RepeatLineEnds(),
     "ReplanStuckStep": ReplanStuckStep(),
+    "UnitNamesTool": UnitNamesTool(),
+    "MadeUpValuesNoted": MadeUpValues(noted=True),
 }
 """An experiment whose class is a default rule's takes that rule's place; ``AFTER_DEFAULTS`` go
 last; the others go first."""
