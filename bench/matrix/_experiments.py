@@ -30,9 +30,9 @@ from springtail.models._llamacpp import (
     TurnView,
     UnusedValuesAskMore,
 )
-from springtail.models._llamacpp._rule import literal_arguments, unused_values
+from springtail.models._llamacpp._rule import literal_arguments, tool_schema, unused_values
 from springtail.models._llamacpp._subjects import tool_words, words
-from springtail.models._llamacpp._values import argument_values, shape, uses
+from springtail.models._llamacpp._values import argument_values, enum_choices, shape, uses
 from springtail.tools._definition import ToolDefinition
 
 _HYPHENATED = re.compile(r"(?<=[a-z])-(?=[a-z])")
@@ -250,17 +250,11 @@ class UnitNamesTool(Rule):
         }
         if not numbers:
             return None
-        definition = next((d for d in tools if d.name == line.tool), None)
         # A unit the tool's own schema speaks of (``weight_kg`` for "a 3 kg box") is its own.
-        own = _enum_choices(tools, line.tool) | frozenset(
-            _WORD.findall(
-                f"{definition.description} {json.dumps(definition.input_schema)}".lower().replace(
-                    "_", " "
-                )
-            )
-            if definition is not None
-            else ()
-        )
+        schema = tool_schema(tools, line.tool) or {}
+        description = next((d.description for d in tools if d.name == line.tool), "")
+        spoken = f"{description} {json.dumps(schema)}".lower().replace("_", " ")
+        own = _enum_choices(tools, line.tool) | frozenset(_WORD.findall(spoken))
         for match in _VALUE_AND_WORD.finditer(view.request):
             if float(match.group(1).replace(",", "")) not in numbers:
                 continue
@@ -279,13 +273,8 @@ class UnitNamesTool(Rule):
 
 def _enum_choices(tools: Sequence[ToolDefinition], name: str) -> frozenset[str]:
     """The lower-cased text choices of every enum parameter of the tool ``name``."""
-    schema = next((d.input_schema for d in tools if d.name == name), {})
-    found: set[str] = set()
-    for spec in (schema.get("properties") or {}).values():
-        for option in (spec, *(spec.get("anyOf") or ())) if isinstance(spec, dict) else ():
-            if isinstance(option, dict):
-                found |= {c.lower() for c in option.get("enum") or () if isinstance(c, str)}
-    return frozenset(found)
+    properties = (tool_schema(tools, name) or {}).get("properties") or {}
+    return frozenset(c.lower() for spec in properties.values() for c in enum_choices(spec))
 
 
 EXPERIMENTS: dict[str, Rule] = {

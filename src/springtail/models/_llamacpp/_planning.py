@@ -376,13 +376,11 @@ class Planner:
         for index, (name, value) in enumerate(line.arguments):
             text += f"{', ' if index else ''}{name}="
             read_from: list[str] = []
-            keyed: str | None = None
             if isinstance(value, Ref | Template):
                 if isinstance(value, Ref):
                     result = results.get(value.variable)
                     if result is not None and not result.is_error:
                         read_from = [result.data, self.view.request]
-                        keyed = result.data
                 value = bind(value, results, properties.get(name))
             if value is not UNBOUND:
                 arguments[name] = value
@@ -391,8 +389,8 @@ class Planner:
             end = ")" if index == last else ","
             context = tokens + gen.tokenize(text)
             spec = stated_numbers(properties.get(name, {}), self.view.known.numbers)
-            if keyed is not None and gen.profile.keyed_values:
-                spec = keyed_values(spec, name, keyed)
+            if read_from and gen.profile.keyed_values:
+                spec = keyed_values(spec, name, read_from[0])  # the result, when it is JSON
             if read_from and "enum" not in spec:
                 spec = shaped_tokens(spec, read_from)
                 if spec is None:

@@ -31,6 +31,7 @@ __all__ = [
     "Literals",
     "RequestValues",
     "carries",
+    "enum_choices",
     "grounded",
     "invented",
     "literals",
@@ -411,20 +412,20 @@ def named_choices(request: str, schemas: Iterable[Mapping[str, Any]]) -> Literal
     found: set[str] = set()
     for schema in schemas:
         for spec in (schema.get("properties") or {}).values():
-            for choice in _choices(spec):
+            for choice in enum_choices(spec):
                 words = re.sub(r"[^a-z0-9]+", " ", choice.lower().replace("-", "")).strip()
                 if len(words) >= 3 and f" {words} " in text:
                     found.add(normal(choice))
     return frozenset(found)
 
 
-def _choices(spec: object) -> list[str]:
+def enum_choices(spec: object) -> list[str]:
     """A parameter's enum values that are text, also under ``anyOf`` (an optional enum)."""
     if not isinstance(spec, Mapping):
         return []
     choices = [c for c in spec.get("enum") or () if isinstance(c, str)]
     for option in spec.get("anyOf") or ():
-        choices.extend(_choices(option))
+        choices.extend(enum_choices(option))
     return choices
 
 
@@ -469,7 +470,7 @@ def unnamed_filters(
         and isinstance(spec := properties.get(name), Mapping)
         and "default" in spec
         and spec["default"] is None
-        and value in _choices(spec)
+        and value in enum_choices(spec)
     }
     if not chosen:
         return frozenset()
