@@ -10,11 +10,13 @@ from springtail.models._llamacpp._binding import (
     UNBOUND,
     bind,
     keyed_values,
+    prose_text,
     scalar,
     shaped_tokens,
     stated_numbers,
 )
 from springtail.models._llamacpp._plan import PlanLine, Ref, Result, Template
+from springtail.tools._definition import ToolDefinition
 
 RESULTS = {
     "r1": Result("create_order", "O-1001", is_error=False),
@@ -172,3 +174,19 @@ def test_a_text_written_from_a_json_result_is_a_value_under_the_parameters_name(
     assert keyed_values({"type": "integer"}, "start", found) == {"type": "integer"}
     choices = {"type": "string", "enum": ["a", "b"]}
     assert keyed_values(choices, "start", found) == choices
+
+
+def test_a_result_in_words_is_a_free_text_whole_where_its_tool_speaks_of_it() -> None:
+    read = ToolDefinition("note_read", "The full text of a note by its id.", {"type": "object"})
+    words = Result("note_read", "  milk, eggs, bread\n", is_error=False)
+    assert prose_text(words, "text", TEXT, read) == "milk, eggs, bread"
+    # Not where its tool speaks not of the parameter, nor into an id, a date or a number.
+    assert prose_text(words, "to", TEXT, read) is UNBOUND
+    assert prose_text(words, "text", {"type": "string", "description": "e.g. N-1"}, read) is UNBOUND
+    assert prose_text(words, "text", {"type": "string", "format": "date"}, read) is UNBOUND
+    assert prose_text(words, "text", {"type": "integer"}, read) is UNBOUND
+    # Data is read by the model; a failed call has no value.
+    listed = Result("note_find", '[{"id": "N-1"}]', is_error=False)
+    assert prose_text(listed, "text", TEXT, read) is UNBOUND
+    failed = Result("note_read", "no note N-9", is_error=True)
+    assert prose_text(failed, "text", TEXT, read) is UNBOUND

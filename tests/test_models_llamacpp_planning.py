@@ -608,3 +608,58 @@ def test_a_retry_that_asks_for_a_request_value_may_follow_a_first_retry() -> Non
     # The first retry left only ``weekday``; without it, the line chooses among the tools
     # not turned away, and must carry the value asked for.
     assert calls(reply) == [("list_events", {"day": "2026-12-31"})]
+
+
+READ = ToolDefinition(
+    "note_read", "The full text of a note by its id.", schema(note_id={"type": "string"})
+)
+SAVE = ToolDefinition(
+    "note_add", "Save a note.", schema(title={"type": "string"}, text={"type": "string"})
+)
+RECORD = ToolDefinition(
+    "member_record", "A member's record by id.", schema(member_id={"type": "string"})
+)
+MAIL = ToolDefinition(
+    "mail", "Send an e-mail.", schema(to={"type": "string"}, text={"type": "string"})
+)
+
+
+def resumed_with(
+    tools: tuple[ToolDefinition, ToolDefinition],
+    asked: str,
+    lines: tuple[str, str],
+    found: str,
+    written: str,
+) -> AssistantMessage:
+    """The second line of a two-line plan, written out once the first line returned ``found``."""
+    options = ChatOptions(tool_callbacks=tuple(FakeTool(t) for t in tools))
+    request: list[Message] = [UserMessage(asked)]
+    opened = output(
+        LlamaCppChatModel._over(FakeRuntime(replies(plan(*lines)))).call(Prompt(request, options))
+    )
+    (call,) = opened.tool_calls
+    conversation = [
+        *request,
+        opened,
+        ToolResponseMessage((ToolResponse(call.id, call.name, found),)),
+    ]
+    model = LlamaCppChatModel._over(FakeRuntime(replies(plan(written))))
+    return output(model.call(Prompt(conversation, options)))
+
+
+def test_a_result_in_words_is_the_whole_text_its_tool_speaks_of() -> None:
+    lines = ('r1 = note_read(note_id="N-1")', 'r2 = note_add(title="Copy", text=r1)')
+    written = 'r2 = note_add(title="Copy", text=",")'
+    message = resumed_with((READ, SAVE), "Copy note N-1.", lines, "milk, eggs, bread", written)
+    # The model would write "," having read the note; the note's text is the value.
+    assert calls(message) == [("note_add", {"title": "Copy", "text": "milk, eggs, bread"})]
+
+
+def test_a_record_in_words_is_read_by_the_model_where_its_tool_speaks_not_of_the_parameter() -> (
+    None
+):
+    lines = ('r1 = member_record(member_id="M-1")', 'r2 = mail(to=r1, text="Hi")')
+    record = "Aisha Khan, aisha.khan@mailbox.example, since 2021"
+    written = 'r2 = mail(to="aisha.khan@mailbox.example", text="Hi")'
+    message = resumed_with((RECORD, MAIL), "Mail member M-1 a hello.", lines, record, written)
+    assert calls(message) == [("mail", {"to": "aisha.khan@mailbox.example", "text": "Hi"})]

@@ -48,6 +48,7 @@ from springtail.models._llamacpp import (
     Free,
     Keep,
     LlamaCppChatModel,
+    LookUpFirst,
     More,
     Offer,
     PlanLimit,
@@ -518,6 +519,7 @@ def test_the_default_rules_are_small_classes_asked_in_order() -> None:
         "UnknownToolAsProse",
         "RepeatAsProse",
         "ValueFitsElsewhere",
+        "LookUpFirst",
         "MadeUpValues",
         "UnusedValuesAskMore",
         "StrayLineGoes",
@@ -701,3 +703,74 @@ def test_a_line_that_combines_results_nobody_asked_to_combine_ends_the_plan() ->
     step, first = line("r2 = weekday(day=r1)"), [line("r1 = today()")]
     assert rule.review(dropped, step, first, TOOLS) is None
     assert CombinedResultsEnd(least_results=1).review(dropped, step, first, TOOLS) == Drop()
+
+
+# -- LookUpFirst --------------------------------------------------------------------------
+
+NOTE_SEARCH = ToolDefinition(
+    "note_search",
+    "Notes whose title holds the text; returns ids.",
+    schema(query={"type": "string"}),
+)
+NOTE_READ = ToolDefinition(
+    "note_read", "The full text of a note by its id.", schema(note_id={"type": "string"})
+)
+NOTE_ADD = ToolDefinition(
+    "note_add",
+    "Save a note; returns its id.",
+    schema(title={"type": "string"}, text={"type": "string"}),
+)
+NOTES = (NOTE_SEARCH, NOTE_READ, NOTE_ADD)
+COPY = UserMessage("Copy my groceries note into a new note called 'Sunday shopping'.")
+
+
+def test_a_word_where_an_id_goes_is_looked_up_first() -> None:
+    rule = LookUpFirst()
+    read = line('r1 = note_read(note_id="groceries")')
+    assert rule.review(view(COPY), read, [], NOTES) == Retry(
+        "note_read",
+        frozenset({"groceries"}),
+        only=frozenset({"note_search"}),
+        looked_up=frozenset({"note_id"}),
+    )
+    # An id stands; so does a word the request does not say, or part of one.
+    assert rule.review(view(COPY), line('r1 = note_read(note_id="N-1")'), [], NOTES) is None
+    assert rule.review(view(COPY), line('r1 = note_read(note_id="pasta")'), [], NOTES) is None
+    assert rule.review(view(COPY), line('r1 = note_read(note_id="grocer")'), [], NOTES) is None
+    # A tool that needs more than the word (the note's text too) is no lookup.
+    assert rule.review(view(COPY), read, [], (NOTE_READ, NOTE_ADD)) is None
+
+
+def test_an_id_parameter_is_known_by_its_name_or_an_example_with_digits() -> None:
+    by_code = ToolDefinition(
+        "note_open",
+        "A note by its code.",
+        schema(code={"type": "string", "description": "The note's code, e.g. N-1"}),
+    )
+    opened = line('r1 = note_open(code="groceries")')
+    retry = LookUpFirst().review(view(COPY), opened, [], (NOTE_SEARCH, by_code))
+    assert retry == Retry(
+        "note_open",
+        frozenset({"groceries"}),
+        only=frozenset({"note_search"}),
+        looked_up=frozenset({"code"}),
+    )
+    free = ToolDefinition("note_open", "A note by title.", schema(title={"type": "string"}))
+    titled = line('r1 = note_open(title="groceries")')
+    assert LookUpFirst().review(view(COPY), titled, [], (NOTE_SEARCH, free)) is None
+
+
+def test_the_looked_up_line_comes_back_after_the_lookup_taking_its_result() -> None:
+    script = replies(
+        (plan('r1 = note_read(note_id="groceries")'), 9.0),
+        (plan('r1 = note_search(query="groceries")'), 8.5),
+    )
+    message = ask(script, [COPY], tools=NOTES)
+    # The lookup runs now; the read waits for the id it gives.
+    assert [(c.name, json.loads(c.arguments)) for c in message.tool_calls] == [
+        ("note_search", {"query": "groceries"})
+    ]
+    assert message.metadata[PLAN_KEY][:2] == [
+        'r1 = note_search(query="groceries")',
+        "r2 = note_read(note_id=r1)",
+    ]

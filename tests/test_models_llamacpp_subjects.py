@@ -7,6 +7,7 @@ from springtail.models._llamacpp._subjects import (
     named_families,
     named_tools,
     providers,
+    speaks_of,
     tool_words,
     words,
 )
@@ -77,3 +78,11 @@ def test_a_request_names_the_tools_whose_names_hold_one_of_its_words() -> None:
     assert "day" in tool_words(
         ToolDefinition("weekday", "The day of the week of a date.", schema())
     )
+
+
+def test_a_tool_speaks_of_a_parameter_by_a_subject_word_besides_id() -> None:
+    read = ToolDefinition("note_read", "The full text of a note by its id.", schema(note_id={}))
+    record = ToolDefinition("member_record", "A member's record by id.", schema(member_id={}))
+    assert speaks_of(read, "text")
+    assert not speaks_of(record, "to")
+    assert not speaks_of(record, "note_id")  # "id" alone says nothing

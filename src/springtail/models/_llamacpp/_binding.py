@@ -18,12 +18,16 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
 from springtail.models._llamacpp._plan import Ref, Result, Template
+from springtail.models._llamacpp._plan_grammar import takes_free_text
 from springtail.models._llamacpp._stubs import parameter_example
+from springtail.models._llamacpp._subjects import speaks_of
+from springtail.tools._definition import ToolDefinition
 
 __all__ = [
     "UNBOUND",
     "bind",
     "keyed_values",
+    "prose_text",
     "scalar",
     "shaped_tokens",
     "signature",
@@ -82,6 +86,30 @@ def bind(value: Ref | Template, results: Mapping[str, Result], schema: Any) -> A
     if isinstance(found, float) and found.is_integer() and _kind(schema) == "integer":
         return int(found)
     return found
+
+
+def prose_text(result: Result, name: str, spec: Any, giver: ToolDefinition | None) -> Any:
+    """A result in words, as the whole value of a free text its tool speaks of; else ``UNBOUND``.
+
+    "Copy my groceries note into a new note" planned ``add_note(text=r2)``
+    after ``read_note`` ("The full text of a note"); asked to write the
+    value having read "milk, eggs, bread", the model wrote ``","``. A
+    ``to=r1`` after a patient's record is not the record: its tool
+    (``giver``) does not speak of the parameter, and the model picks the
+    address out of it. Data (JSON) and ids (a parameter whose example has
+    digits) are always read by the model.
+    """
+    text = result.data.strip()
+    if result.is_error or not text or not takes_free_text(spec) or giver is None:
+        return UNBOUND
+    example = parameter_example(spec) if isinstance(spec, Mapping) else None
+    if example is not None and any(c.isdigit() for c in example):
+        return UNBOUND  # an id: read out of the text (``shaped_tokens``)
+    try:
+        json.loads(text)
+    except ValueError:
+        return text if speaks_of(giver, name) else UNBOUND
+    return UNBOUND
 
 
 def _kind(schema: Any) -> Any:

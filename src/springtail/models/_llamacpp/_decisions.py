@@ -133,13 +133,16 @@ class Retry:
     rule knows which tools take the value). With ``then`` set, ``only`` is
     a first choice: when the new line is turned away too, the line is
     written once more with the tools of ``then`` (empty: any tool not yet
-    turned away).
+    turned away). With ``looked_up`` set, the line turned away comes back
+    after the new line, those of its arguments taking the new line's
+    result: the new line looks up what the line needed (an id from a name).
     """
 
     without: str
     wanted: frozenset[str] = frozenset()
     only: frozenset[str] = frozenset()
     then: frozenset[str] | None = None
+    looked_up: frozenset[str] = frozenset()
 
 
 Review: TypeAlias = Keep | Drop | Wait | Retry | Prose

@@ -29,7 +29,7 @@ from springtail.models._llamacpp._grammar import CHAR_RULE, COMMON_RULES, saniti
 from springtail.models._wire import plain_json
 from springtail.tools._definition import ToolDefinition
 
-__all__ = ["line_grammar", "value_grammar"]
+__all__ = ["line_grammar", "takes_free_text", "value_grammar"]
 
 logger = logging.getLogger(__name__)
 
@@ -133,7 +133,7 @@ def _line_cached(
         params = list(properties.items())
         for j, (param, spec) in enumerate(params):
             rule = _value_rule(converter, spec, f"{prefix}-v{j}", name)
-            text = " | tmpl" if variables and _is_text(spec) else ""
+            text = " | tmpl" if variables and takes_free_text(spec) else ""
             lines.append(f"{prefix}-a{j} ::= {_literal(param + '=')} ( {rule}{var}{text} )")
         lines.extend(_argument_rules(prefix, [p in required for p, _ in params]))
         arguments = f" {prefix}-b0" if params else ""
@@ -168,13 +168,13 @@ f-char ::= [^"\\{}\x00-\x1F\x7F] | "\\" (["\\/bfnrt])"""
 variables, or texts and variables joined with ``+``."""
 
 
-def _is_text(spec: Any) -> bool:
+def takes_free_text(spec: Any) -> bool:
     """Whether a parameter takes free text (a string with no enum, pattern or format)."""
     if not isinstance(spec, Mapping):
         return False
     options = spec.get("anyOf") or spec.get("oneOf")
     if isinstance(options, list):
-        return any(_is_text(o) for o in options)
+        return any(takes_free_text(o) for o in options)
     return spec.get("type") == "string" and not ({"enum", "const", "pattern", "format"} & set(spec))
 
 

@@ -25,6 +25,7 @@ from springtail.models._llamacpp._binding import (
     UNBOUND,
     bind,
     keyed_values,
+    prose_text,
     shaped_tokens,
     stated_numbers,
 )
@@ -48,6 +49,7 @@ from springtail.models._llamacpp._plan import (
     Plan,
     PlanLine,
     Ref,
+    Result,
     Template,
     python_value,
     read_value,
@@ -112,6 +114,8 @@ class Planner:
         steps = policy.profile.step_comments
         note: tuple[str, list[int]] | None = None  # the next line's step comment, when written
         transient = False  # the note is the planner's, not the model's: it leaves the plan
+        # A line turned away for a lookup, and the arguments the lookup's result gives it.
+        deferred: tuple[PlanLine, frozenset[str], frozenset[str]] | None = None
         while len(lines) < MAX_LINES and not gen.cancel.is_set():
             variable = f"r{number}"
             if steps and note is None:
@@ -159,7 +163,13 @@ class Planner:
                 break  # the same call twice in one plan: the model is looping
             else:
                 verdict = policy.review(view, line, lines, tools)
-            if retried and then is not None and isinstance(verdict, Retry | Prose | Drop):
+            looks_up = isinstance(verdict, Retry) and bool(verdict.looked_up)
+            if (
+                retried
+                and then is not None
+                and not looks_up
+                and isinstance(verdict, Retry | Prose | Drop)
+            ):
                 # The first retry's choice was the rule's first guess; its line did not stand
                 # either, so the line is written once more with the second choice.
                 rejected.add(line.tool)
@@ -187,6 +197,8 @@ class Planner:
                     note = (text, gen.tokenize(text + "\n"))
                     transient = True
                 redirected = redirected or retried
+                if verdict.looked_up:
+                    deferred = (line, verdict.looked_up, verdict.only)
                 # The line was a step too early, or the wrong tool: it is written again, in
                 # its place, without that tool.
                 # The new line is the model's second choice, not the step it meant to write:
@@ -236,6 +248,13 @@ class Planner:
                 comment, head = "", gen.tokenize(f"{variable} =")
             lines.append(replace(line, comment=comment) if comment else line)
             tokens = tokens + head + line_tokens
+            if deferred is not None and line.tool in deferred[2] and not line.refs:
+                # The lookup stands: the line it was for comes back, taking the lookup's result.
+                number += 1
+                later = _after_lookup(f"r{number}", *deferred[:2], Ref(line.variable))
+                lines.append(later)
+                tokens = tokens + gen.tokenize(later.source() + "\n")
+            deferred = None
             transient = False
             bridged = bool(wanted) and not asked
             choices, wanted, retried, bridging = tools, frozenset(), False, False
@@ -355,7 +374,7 @@ class Planner:
                 tokens = tokens + gen.tokenize(line.source() + "\n")
                 continue
             schema = schemas.get(line.tool)
-            written = None if schema is None else self._written(tokens, line, schema)
+            written = None if schema is None else self._written(tokens, line, schema, tools)
             if written is None:
                 continue
             text, arguments = written
@@ -364,7 +383,7 @@ class Planner:
         return calls
 
     def _written(
-        self, tokens: list[int], line: PlanLine, schema: Any
+        self, tokens: list[int], line: PlanLine, schema: Any, tools: Sequence[ToolDefinition]
     ) -> tuple[str, dict[str, Any]] | None:
         """The line as written now (``rK = tool(...)`` and its newline) and its arguments."""
         gen = self.gen
@@ -376,12 +395,16 @@ class Planner:
         for index, (name, value) in enumerate(line.arguments):
             text += f"{', ' if index else ''}{name}="
             read_from: list[str] = []
+            result: Result | None = None
             if isinstance(value, Ref | Template):
                 if isinstance(value, Ref):
                     result = results.get(value.variable)
                     if result is not None and not result.is_error:
                         read_from = [result.data, self.view.request]
                 value = bind(value, results, properties.get(name))
+                if value is UNBOUND and result is not None and read_from:
+                    giver = next((d for d in tools if d.name == result.tool), None)
+                    value = prose_text(result, name, properties.get(name), giver)
             if value is not UNBOUND:
                 arguments[name] = value
                 text += python_value(value)
@@ -414,6 +437,14 @@ class Planner:
 
 
 _CALLED = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_\-]*)\s*\(")
+
+
+def _after_lookup(
+    variable: str, line: PlanLine, looked_up: frozenset[str], lookup: Ref
+) -> PlanLine:
+    """``line`` as the plan's next line, the arguments in ``looked_up`` taking ``lookup``."""
+    arguments = tuple((n, lookup if n in looked_up else v) for n, v in line.arguments)
+    return PlanLine(variable, line.tool, arguments)
 
 
 def _unknown_call(variable: str, text: str, tools: Sequence[ToolDefinition]) -> PlanLine | None:

@@ -34,6 +34,7 @@ from springtail.models._llamacpp._decisions import (
 )
 from springtail.models._llamacpp._made_up import MadeUpValues
 from springtail.models._llamacpp._plan import PlanLine
+from springtail.models._llamacpp._plan_grammar import takes_free_text
 from springtail.models._llamacpp._rule import (
     Rule,
     line_carries,
@@ -44,7 +45,7 @@ from springtail.models._llamacpp._rule import (
     unused_values,
 )
 from springtail.models._llamacpp._stubs import parameter_example
-from springtail.models._llamacpp._subjects import named_tools, tool_words, words
+from springtail.models._llamacpp._subjects import named_tools, providers, tool_words, words
 from springtail.models._llamacpp._values import normal, shape
 from springtail.models._llamacpp._view import TurnView
 from springtail.tools._definition import ToolDefinition
@@ -54,6 +55,7 @@ __all__ = [
     "CallShare",
     "CombinedResultsEnd",
     "FollowUpCallFloor",
+    "LookUpFirst",
     "MadeUpValues",
     "PlanLimit",
     "RepeatAsProse",
@@ -293,6 +295,71 @@ class ValueFitsElsewhere(Rule):
         return None
 
 
+@dataclass(frozen=True)
+class LookUpFirst(Rule):
+    """A word of the request where an id goes: the id is looked up first, then the line runs.
+
+    Asked "Copy my groceries note into a new note called 'Sunday shopping'",
+    the model wrote ``read_note(note_id="groceries")``; the tool answered
+    "no note groceries" and the copy took that text. An id parameter (named
+    ``id`` or ``…_id``, or whose example has digits) given a text without
+    digits that the request says was written a name, not an id. When a
+    tool about the parameter's subject (``_subjects.providers``) takes that
+    text alone (one required parameter, a free text), the line is written
+    again with only those tools and must carry the text; the line itself
+    comes back after the lookup, its id taken from the lookup's result
+    (``Retry.looked_up``). No such tool: the line stands.
+    """
+
+    def review(
+        self,
+        view: TurnView,
+        line: PlanLine,
+        written: Sequence[PlanLine],
+        tools: Sequence[ToolDefinition],
+    ) -> Review | None:
+        """``Retry`` with the lookups that take the word, the line coming back after them."""
+        schema = tool_schema(tools, line.tool)
+        properties: Mapping[str, Any] = (schema or {}).get("properties") or {}
+        request = normal(view.request)
+        for name, value in literal_arguments(line).items():
+            spec = properties.get(name)
+            if not isinstance(value, str) or not _takes_id(name, spec):
+                continue
+            text = normal(value)
+            if len(text) < 3 or any(c.isdigit() for c in text):
+                continue
+            if not re.search(rf"\b{re.escape(text)}\b", request):
+                continue
+            lookups = frozenset(
+                d.name
+                for d in tools
+                if d.name in providers(name, spec, tools, besides=line.tool) and _takes_text(d)
+            )
+            if lookups:
+                return Retry(
+                    line.tool, frozenset({text}), only=lookups, looked_up=frozenset({name})
+                )
+        return None
+
+
+def _takes_id(name: str, spec: Any) -> bool:
+    """Whether a parameter takes an id: named ``id`` or ``…_id``, or its example has digits."""
+    if name.lower() == "id" or name.lower().endswith("_id"):
+        return True
+    example = parameter_example(spec) if isinstance(spec, Mapping) else None
+    return example is not None and any(c.isdigit() for c in example)
+
+
+def _takes_text(tool: ToolDefinition) -> bool:
+    """Whether a tool needs one free text and nothing else: a search by a word."""
+    required = tool.input_schema.get("required") or []
+    if len(required) != 1:
+        return False
+    spec = (tool.input_schema.get("properties") or {}).get(required[0])
+    return takes_free_text(spec) and not _takes_id(required[0], spec)
+
+
 def _fits(value: str, spec: Any) -> bool:
     """Whether a normalised value has the shape of a parameter's pattern or example."""
     if not isinstance(spec, Mapping):
@@ -397,6 +464,7 @@ DEFAULT_RULES: tuple[Rule, ...] = (
     UnknownToolAsProse(),
     RepeatAsProse(),
     ValueFitsElsewhere(),
+    LookUpFirst(),
     MadeUpValues(),
     UnusedValuesAskMore(),
     StrayLineGoes(),

@@ -18,7 +18,7 @@ from typing import Any
 
 from springtail.tools._definition import ToolDefinition
 
-__all__ = ["named_families", "named_tools", "providers", "tool_words", "words"]
+__all__ = ["named_families", "named_tools", "providers", "speaks_of", "tool_words", "words"]
 
 _PLAIN = frozenset(
     {
@@ -76,6 +76,17 @@ def providers(
             scores[d.name] = (len(shared - {"id"}), "id" in shared)
     best = max(scores.values(), default=None)
     return frozenset(name for name, score in scores.items() if score == best)
+
+
+def speaks_of(tool: ToolDefinition, parameter: str) -> bool:
+    """Whether a tool's name or description holds a word, besides "id", of a parameter's name.
+
+    ``read_note`` ("The full text of a note by its id") speaks of a
+    ``text`` parameter; ``patient_lookup`` does not speak of a ``to``, nor
+    ``product_find`` ("Find a product by name") of a ``sku`` whose
+    description says "The product SKU".
+    """
+    return bool((words(parameter.replace("_", " ")) & tool_words(tool)) - {"id"})
 
 
 def named_families(request: str, tools: Sequence[ToolDefinition]) -> dict[str, frozenset[str]]:
