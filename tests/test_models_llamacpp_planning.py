@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 import pytest
 
@@ -34,6 +34,7 @@ from springtail.messages import (
 from springtail.models._llamacpp import (
     Drop,
     LlamaCppChatModel,
+    Next,
     PlainPolicy,
     PlanLine,
     Prose,
@@ -42,6 +43,7 @@ from springtail.models._llamacpp import (
     Rule,
     SmallModelPolicy,
     TurnView,
+    Wait,
 )
 from springtail.models._llamacpp._plan import LINES_KEY, PLAN_KEY
 from springtail.tools._definition import ToolDefinition
@@ -663,3 +665,45 @@ def test_a_record_in_words_is_read_by_the_model_where_its_tool_speaks_not_of_the
     written = 'r2 = mail(to="aisha.khan@mailbox.example", text="Hi")'
     message = resumed_with((RECORD, MAIL), "Mail member M-1 a hello.", lines, record, written)
     assert calls(message) == [("mail", {"to": "aisha.khan@mailbox.example", "text": "Hi"})]
+
+
+@dataclass(frozen=True)
+class _WaitsForTheLineBefore(Rule):
+    """A user's rule: the ``end`` of ``days_between`` is computed, so it waits."""
+
+    def review(
+        self,
+        view: TurnView,
+        line: PlanLine,
+        written: Sequence[PlanLine],
+        tools: Sequence[ToolDefinition],
+    ) -> Review | None:
+        return Wait(frozenset({"end"})) if line.tool == "days_between" else None
+
+
+@dataclass(frozen=True)
+class _RecordsNext(Rule):
+    """A user's rule that records the lines each ``next`` is asked about."""
+
+    asked: list[list[str]] = field(default_factory=list)
+
+    def next(
+        self, view: TurnView, written: Sequence[PlanLine], tools: Sequence[ToolDefinition]
+    ) -> Next | None:
+        self.asked.append([w.source() for w in written])
+        return None
+
+
+def test_what_comes_next_is_asked_of_a_waiting_line_as_the_model_wrote_it() -> None:
+    lines = (
+        'r1 = weekday(day="2026-12-25")',
+        'r2 = days_between(start="2026-12-25", end="2027-01-01")',
+    )
+    records = _RecordsNext()
+    policy = SmallModelPolicy(rules=(_WaitsForTheLineBefore(), records))
+    response, _ = respond(replies(plan(*lines)), first_turn(), policy=policy)
+    # The line waits for r1 ...
+    assert output(response).metadata[PLAN_KEY][1] == 'r2 = days_between(start="2026-12-25", end=r1)'
+    # ... and the values the model wrote in it are still its own when the policy is asked
+    # whether another line follows (they are carried; none is asked for again).
+    assert records.asked[-1] == list(lines)

@@ -116,6 +116,7 @@ class Planner:
         transient = False  # the note is the planner's, not the model's: it leaves the plan
         # A line turned away for a lookup, and the arguments the lookup's result gives it.
         deferred: tuple[PlanLine, frozenset[str], frozenset[str]] | None = None
+        as_written: dict[str, PlanLine] = {}  # a waiting line, as the model wrote it
         while len(lines) < MAX_LINES and not gen.cancel.is_set():
             variable = f"r{number}"
             if steps and note is None:
@@ -227,6 +228,10 @@ class Planner:
                 break
             if isinstance(verdict, Wait) and lines:
                 # Its computed values become the line before's result: written out once in.
+                # The request's values the model wrote beside them stay carried (an order's
+                # SKU-5 beside a computed quantity): what comes next is asked of the line
+                # as written.
+                as_written[line.variable] = line
                 before = Ref(lines[-1].variable)
                 line = PlanLine(
                     line.variable,
@@ -262,7 +267,7 @@ class Planner:
             rejected = set()
             then = None
             note = None
-            step = policy.next(view, lines, tools)
+            step = policy.next(view, [as_written.get(w.variable, w) for w in lines], tools)
             if isinstance(step, Close):
                 break
             if steps:
