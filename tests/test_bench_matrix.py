@@ -400,6 +400,9 @@ def test_an_experiment_of_a_default_rule_s_class_takes_its_place_and_askers_go_l
     assert asking == [*names, "ResultsCallFloor"]
     first = policy("with:AnswerOncePlanRan").rules[0]
     assert type(first).__name__ == "AnswerOncePlanRan"
+    # The same rule after the defaults answers only where no rule offered a step.
+    after_offers = [type(r).__name__ for r in policy("with:AnswerAfterOffers").rules]
+    assert after_offers == [*names, "AnswerOncePlanRan"]
 
 
 def test_the_share_after_results_is_read_without_changing_the_decision() -> None:

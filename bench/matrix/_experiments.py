@@ -280,6 +280,7 @@ def _enum_choices(tools: Sequence[ToolDefinition], name: str) -> frozenset[str]:
 EXPERIMENTS: dict[str, Rule] = {
     "FollowUpValues": FollowUpValues(),
     "AnswerOncePlanRan": AnswerOncePlanRan(),
+    "AnswerAfterOffers": AnswerOncePlanRan(),
     "OfferNamedTools": OfferNamedTools(),
     "MoreForUnusedValues": MoreForUnusedValues(),
     "UnusedValuesOnly": UnusedValuesAskMore(named_steps=False),
@@ -294,5 +295,5 @@ EXPERIMENTS: dict[str, Rule] = {
 """An experiment whose class is a default rule's takes that rule's place; ``AFTER_DEFAULTS`` go
 last; the others go first."""
 
-AFTER_DEFAULTS = frozenset({"ResultsCallShareLog"})
+AFTER_DEFAULTS = frozenset({"ResultsCallShareLog", "AnswerAfterOffers"})
 """Experiments measured after the default rules (they ask for more only when no rule did)."""
