@@ -301,14 +301,14 @@ class LookUpFirst(Rule):
 
     Asked "Copy my groceries note into a new note called 'Sunday shopping'",
     the model wrote ``read_note(note_id="groceries")``; the tool answered
-    "no note groceries" and the copy took that text. An id parameter (named
-    ``id`` or ``…_id``, or whose example has digits) given a text without
-    digits that the request says was written a name, not an id. When a
+    "no note groceries" and the copy took that text. A parameter that takes
+    an id (named ``id`` or ``…_id``, or whose example has digits) holding a
+    word of the request with no digit was given a name, not an id. When a
     tool about the parameter's subject (``_subjects.providers``) takes that
-    text alone (one required parameter, a free text), the line is written
-    again with only those tools and must carry the text; the line itself
+    word alone (one required parameter, a free text), the line is written
+    again with only those tools and must carry the word; the line itself
     comes back after the lookup, its id taken from the lookup's result
-    (``Retry.looked_up``). No such tool: the line stands.
+    (``Retry.looked_up``). With no such tool the line stands.
     """
 
     def review(
@@ -331,11 +331,8 @@ class LookUpFirst(Rule):
                 continue
             if not re.search(rf"\b{re.escape(text)}\b", request):
                 continue
-            lookups = frozenset(
-                d.name
-                for d in tools
-                if d.name in providers(name, spec, tools, besides=line.tool) and _takes_text(d)
-            )
+            about = providers(name, spec, tools, besides=line.tool)
+            lookups = frozenset(d.name for d in tools if d.name in about and _takes_text(d))
             if lookups:
                 return Retry(
                     line.tool, frozenset({text}), only=lookups, looked_up=frozenset({name})
