@@ -72,3 +72,12 @@ def test_a_called_tool_whose_description_holds_the_word_answers_for_it() -> None
     asked = view(UserMessage("What day of the week is 2026-12-25?"))
     assert unnamed_steps(asked, [line('r1 = weekday(day="2026-12-25")')], TOOLS) == frozenset()
     assert unnamed_steps(asked, [], TOOLS) == {"days_between"}
+
+
+def test_a_line_s_literal_arguments_come_with_their_parameters_schemas() -> None:
+    from springtail.models._llamacpp._rule import literal_specs
+
+    written = line('r2 = weekday(day="2026-12-25", extra=r1)')
+    assert literal_specs(written, TOOLS) == [("day", "2026-12-25", {"type": "string"})]
+    # A tool that is not offered has no schema to give.
+    assert literal_specs(line("r1 = nowhere(x=1)"), TOOLS) == [("x", 1, None)]

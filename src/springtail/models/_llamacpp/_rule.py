@@ -23,6 +23,7 @@ __all__ = [
     "Rule",
     "line_carries",
     "literal_arguments",
+    "literal_specs",
     "name_words",
     "request_wanted",
     "tool_schema",
@@ -58,6 +59,12 @@ class Rule:
 def literal_arguments(line: PlanLine) -> dict[str, Any]:
     """A line's arguments that are values the model wrote (not earlier results)."""
     return {name: value for name, value in line.arguments if not isinstance(value, Ref | Template)}
+
+
+def literal_specs(line: PlanLine, tools: Sequence[ToolDefinition]) -> list[tuple[str, Any, Any]]:
+    """A line's literal arguments, each with its parameter's schema (``None`` when unknown)."""
+    properties = (tool_schema(tools, line.tool) or {}).get("properties") or {}
+    return [(name, value, properties.get(name)) for name, value in literal_arguments(line).items()]
 
 
 def tool_schema(tools: Sequence[ToolDefinition], name: str) -> Mapping[str, Any] | None:

@@ -39,6 +39,7 @@ from springtail.models._llamacpp._rule import (
     Rule,
     line_carries,
     literal_arguments,
+    literal_specs,
     request_wanted,
     tool_schema,
     unnamed_steps,
@@ -272,15 +273,13 @@ class ValueFitsElsewhere(Rule):
         tools: Sequence[ToolDefinition],
     ) -> Review | None:
         """``Retry`` without the line's tool when a value fits only another tool's parameter."""
-        schema = tool_schema(tools, line.tool)
-        properties: Mapping[str, Any] = (schema or {}).get("properties") or {}
-        for name, value in literal_arguments(line).items():
+        for name, value, spec in literal_specs(line, tools):
             if not isinstance(value, str):
                 continue
             text = normal(value)
             if text not in view.values.literals or shape(text) == "number":
                 continue
-            if not any(c.isdigit() for c in text) or _fits(text, properties.get(name)):
+            if not any(c.isdigit() for c in text) or _fits(text, spec):
                 continue
             elsewhere = {
                 (other.name, parameter)
@@ -319,11 +318,8 @@ class LookUpFirst(Rule):
         tools: Sequence[ToolDefinition],
     ) -> Review | None:
         """``Retry`` with the lookups that take the word, the line coming back after them."""
-        schema = tool_schema(tools, line.tool)
-        properties: Mapping[str, Any] = (schema or {}).get("properties") or {}
         request = normal(view.request)
-        for name, value in literal_arguments(line).items():
-            spec = properties.get(name)
+        for name, value, spec in literal_specs(line, tools):
             if not isinstance(value, str) or not _takes_id(name, spec):
                 continue
             text = normal(value)
