@@ -774,3 +774,32 @@ def test_the_looked_up_line_comes_back_after_the_lookup_taking_its_result() -> N
         'r1 = note_search(query="groceries")',
         "r2 = note_read(note_id=r1)",
     ]
+
+
+MEMBER_FIND = ToolDefinition(
+    "member_find",
+    "Members whose name holds the text; returns ids.",
+    schema(name={"type": "string"}),
+)
+MEMBER_RECORD = ToolDefinition(
+    "member_record",
+    "A member's record by id.",
+    schema(member_id={"type": "string", "description": "The member id, e.g. M-101"}),
+)
+
+
+def test_an_id_nobody_gave_beside_a_name_no_call_carries_is_the_name_looked_up() -> None:
+    rule = LookUpFirst()
+    asked = view(UserMessage("What does the record of Kenji Sato say?"))
+    invented = line('r1 = member_record(member_id="M-101")')
+    assert rule.review(asked, invented, [], (MEMBER_FIND, MEMBER_RECORD)) == Retry(
+        "member_record",
+        frozenset({"kenji sato"}),
+        only=frozenset({"member_find"}),
+        looked_up=frozenset({"member_id"}),
+    )
+    # An id the request gives stands; so does an invented one when no name is left.
+    given = view(UserMessage("What does the record of M-101 say?"))
+    assert rule.review(given, invented, [], (MEMBER_FIND, MEMBER_RECORD)) is None
+    found = line('r1 = member_find(name="Kenji Sato")')
+    assert rule.review(asked, invented, [found], (MEMBER_FIND, MEMBER_RECORD)) is None

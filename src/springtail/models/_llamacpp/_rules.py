@@ -323,16 +323,20 @@ class LookUpFirst(Rule):
             if not isinstance(value, str) or not _takes_id(name, spec):
                 continue
             text = normal(value)
-            if len(text) < 3 or any(c.isdigit() for c in text):
-                continue
-            if not re.search(rf"\b{re.escape(text)}\b", request):
+            if any(c.isdigit() for c in text):
+                # An id nobody gave, beside a name no call carries: the name's id, made up.
+                if view.known.holds(text):
+                    continue
+                left = unused_values(view, written, tools)
+                wanted = frozenset(n for n in view.values.names if n in left)
+            elif len(text) >= 3 and re.search(rf"\b{re.escape(text)}\b", request):
+                wanted = frozenset({text})
+            else:
                 continue
             about = providers(name, spec, tools, besides=line.tool)
             lookups = frozenset(d.name for d in tools if d.name in about and _takes_text(d))
-            if lookups:
-                return Retry(
-                    line.tool, frozenset({text}), only=lookups, looked_up=frozenset({name})
-                )
+            if lookups and wanted:
+                return Retry(line.tool, wanted, only=lookups, looked_up=frozenset({name}))
         return None
 
 
