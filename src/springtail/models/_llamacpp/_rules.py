@@ -307,7 +307,10 @@ class LookUpFirst(Rule):
     word alone (one required parameter, a free text), the line is written
     again with only those tools and must carry the word; the line itself
     comes back after the lookup, its id taken from the lookup's result
-    (``Retry.looked_up``). With no such tool the line stands.
+    (``Retry.looked_up``). With no such tool the line stands. An id nobody
+    gave (``patient_lookup(patient_id="P-101")`` for "Kenji Sato's checkup
+    …"), while a name of the request is carried by no call, is that name's
+    id made up: the name is looked up the same way.
     """
 
     def review(
