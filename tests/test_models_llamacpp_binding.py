@@ -10,6 +10,7 @@ from springtail.models._llamacpp._binding import (
     UNBOUND,
     bind,
     keyed_values,
+    named_numbers,
     prose_text,
     scalar,
     shaped_tokens,
@@ -190,3 +191,17 @@ def test_a_result_in_words_is_a_free_text_whole_where_its_tool_speaks_of_it() ->
     assert prose_text(listed, "text", TEXT, read) is UNBOUND
     failed = Result("note_read", "no note N-9", is_error=True)
     assert prose_text(failed, "text", TEXT, read) is UNBOUND
+
+
+def test_a_number_read_from_a_result_in_words_is_the_one_its_name_gives() -> None:
+    record = (
+        "Patient P-104: born 1969-02-17; phone +81 3 555 0104; insurance covers 70% of a visit."
+    )
+    percent = {"type": "number", "minimum": 0, "maximum": 100}
+    stated = stated_numbers(percent, ["3", "70", "81", "555", "104"])
+    # The model wrote the 3 of "r3"; the number after "covers" is the coverage.
+    assert named_numbers(stated, "coverage_percent", record)["enum"] == [70]
+    # No word of the name in the result, or a JSON result: the choice is left as it was.
+    assert named_numbers(stated, "price", record) == stated
+    assert named_numbers(percent, "coverage_percent", '{"coverage": 70}') == percent
+    assert named_numbers(TEXT, "coverage_percent", record) == TEXT

@@ -25,6 +25,7 @@ from springtail.models._llamacpp._binding import (
     UNBOUND,
     bind,
     keyed_values,
+    named_numbers,
     prose_text,
     shaped_tokens,
     stated_numbers,
@@ -419,6 +420,7 @@ class Planner:
             spec = stated_numbers(properties.get(name, {}), self.view.known.numbers)
             if read_from and gen.profile.keyed_values:
                 spec = keyed_values(spec, name, read_from[0])  # the result, when it is JSON
+                spec = named_numbers(spec, name, read_from[0])  # ... and when it is words
             if read_from and "enum" not in spec:
                 spec = shaped_tokens(spec, read_from)
                 if spec is None:
