@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from springtail.models._llamacpp._stubs import tool_stubs
+from springtail.models._llamacpp._stubs import id_example, tool_stubs
 from springtail.tools._definition import ToolDefinition
 
 
@@ -95,3 +95,11 @@ def test_an_example_plan_pairs_two_tools_that_share_a_parameter() -> None:
     )
     assert tool_example([bare, reserve]) is None
     assert tool_example([lookup]) is None
+
+
+def test_an_example_with_digits_says_the_parameter_takes_an_id() -> None:
+    assert id_example({"type": "string", "description": "The patient id, e.g. P-101"}) == "P-101"
+    assert id_example({"type": "string", "examples": ["SKU-100"]}) == "SKU-100"
+    assert id_example({"type": "string", "description": "A name, e.g. Khan"}) is None
+    assert id_example({"type": "string"}) is None
+    assert id_example(None) is None

@@ -19,7 +19,7 @@ from typing import Any, Final
 
 from springtail.models._llamacpp._plan import Ref, Result, Template
 from springtail.models._llamacpp._plan_grammar import takes_free_text
-from springtail.models._llamacpp._stubs import parameter_example
+from springtail.models._llamacpp._stubs import id_example
 from springtail.models._llamacpp._subjects import speaks_of, words
 from springtail.tools._definition import ToolDefinition
 
@@ -103,14 +103,17 @@ def prose_text(result: Result, name: str, spec: Any, giver: ToolDefinition | Non
     text = result.data.strip()
     if result.is_error or not text or not takes_free_text(spec) or giver is None:
         return UNBOUND
-    example = parameter_example(spec) if isinstance(spec, Mapping) else None
-    if example is not None and any(c.isdigit() for c in example):
+    if id_example(spec) is not None:
         return UNBOUND  # an id: read out of the text (``shaped_tokens``)
+    return text if not _is_json(text) and speaks_of(giver, name) else UNBOUND
+
+
+def _is_json(text: str) -> bool:
     try:
         json.loads(text)
     except ValueError:
-        return text if speaks_of(giver, name) else UNBOUND
-    return UNBOUND
+        return False
+    return True
 
 
 def _kind(schema: Any) -> Any:
@@ -226,8 +229,8 @@ def shaped_tokens(schema: Any, texts: Iterable[str]) -> Any:
     if schema.get("format") == "date":
         choices = {d for text in texts for d in _DATE.findall(text)}
     else:
-        example = parameter_example(schema)
-        if example is None or not any(c.isdigit() for c in example):
+        example = id_example(schema)
+        if example is None:
             return schema
         wanted = signature(example)
         choices = {t for text in texts for t in _WORD.findall(text) if signature(t) == wanted}
@@ -253,11 +256,7 @@ def named_numbers(schema: Any, name: str, data: str) -> Any:
     """
     if not isinstance(schema, Mapping) or schema.get("type") not in ("number", "integer"):
         return schema
-    try:
-        json.loads(data)
-    except ValueError:
-        pass
-    else:
+    if _is_json(data):
         return schema
     stems = words(name.replace("_", " "))
     tokens = _TOKENS.findall(data)

@@ -118,7 +118,10 @@ class DecodingProfile:
             result is one of the values the result gives under the
             parameter's name or its last word (``start``, ``id`` for
             ``event_id``; ``_binding.keyed_values``): the 1.5B model wrote
-            ``"time from r1"`` for both (thirteenth pass).
+            ``"time from r1"`` for both (thirteenth pass). A number written
+            from a result in words is one that follows a word of the
+            parameter's name ("covers 70" for ``coverage_percent``;
+            ``_binding.named_numbers``, fourteenth pass).
     """
 
     plans: bool = False

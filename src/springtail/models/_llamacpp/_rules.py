@@ -45,7 +45,7 @@ from springtail.models._llamacpp._rule import (
     unnamed_steps,
     unused_values,
 )
-from springtail.models._llamacpp._stubs import parameter_example
+from springtail.models._llamacpp._stubs import id_example, parameter_example
 from springtail.models._llamacpp._subjects import named_tools, providers, tool_words, words
 from springtail.models._llamacpp._values import normal, shape
 from springtail.models._llamacpp._view import TurnView
@@ -347,8 +347,7 @@ def _takes_id(name: str, spec: Any) -> bool:
     """Whether a parameter takes an id: named ``id`` or ``…_id``, or its example has digits."""
     if name.lower() == "id" or name.lower().endswith("_id"):
         return True
-    example = parameter_example(spec) if isinstance(spec, Mapping) else None
-    return example is not None and any(c.isdigit() for c in example)
+    return id_example(spec) is not None
 
 
 def _takes_text(tool: ToolDefinition) -> bool:

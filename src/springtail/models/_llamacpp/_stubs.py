@@ -23,7 +23,7 @@ from typing import Any
 
 from springtail.tools._definition import ToolDefinition
 
-__all__ = ["parameter_example", "tool_example", "tool_stubs"]
+__all__ = ["id_example", "parameter_example", "tool_example", "tool_stubs"]
 
 _SCALARS = {"string": "str", "integer": "int", "number": "float", "boolean": "bool", "null": "None"}
 
@@ -186,6 +186,12 @@ def parameter_example(spec: Mapping[str, Any]) -> str | None:
         return str(examples[0])
     match = _EXAMPLE.search(str(spec.get("description") or ""))
     return match.group(1).rstrip(".") if match else None
+
+
+def id_example(spec: Any) -> str | None:
+    """A parameter's example when it has digits (``P-101``): the parameter takes an id."""
+    example = parameter_example(spec) if isinstance(spec, Mapping) else None
+    return example if example is not None and any(c.isdigit() for c in example) else None
 
 
 def tool_example(definitions: Sequence[ToolDefinition]) -> str | None:

@@ -22,7 +22,7 @@ from typing import Any
 
 from springtail.models._llamacpp._durations import spans_of_time
 from springtail.models._llamacpp._number_words import NUMBER_WORDS
-from springtail.models._llamacpp._stubs import parameter_example
+from springtail.models._llamacpp._stubs import id_example
 from springtail.models._llamacpp._subjects import words
 from springtail.models._llamacpp._worded_dates import ISO_DATE, dates_in_words, worded_dates
 
@@ -269,10 +269,7 @@ def _unshaped_id(value: Any, spec: Any, known: Known) -> bool:
     Tom Becker up by id, the model wrote ``patient_id="T-B"``: a name's initials
     in the id's shape, which no one gave.
     """
-    if not isinstance(value, str) or not isinstance(spec, Mapping) or _has_digit(value):
-        return False
-    example = parameter_example(spec)
-    if example is None or not _has_digit(example):
+    if not isinstance(value, str) or _has_digit(value) or id_example(spec) is None:
         return False
     text = normal(value)
     return bool(text) and not known.holds(text)
