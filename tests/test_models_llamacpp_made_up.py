@@ -184,11 +184,6 @@ def test_a_step_too_early_is_retried_with_the_tools_the_request_names_first() ->
     assert MadeUpValues().review(unnamed, early, [], tools) == providers_first.review(
         unnamed, early, [], tools
     )
-    # ``noted`` (an experiment) leaves the second choice to the model, after a note.
-    assert MadeUpValues(noted=True).review(unnamed, early, [], tools) == Retry("add_event")
-    assert MadeUpValues(noted=True).review(asked, early, [], tools) == Retry(
-        "add_event", only=frozenset({"today"}), then=takers
-    )
 
 
 def test_a_today_the_request_names_starts_the_chain_end_to_end() -> None:
@@ -423,15 +418,3 @@ def test_an_invented_id_with_nothing_named_is_looked_up_by_the_tool_that_gives_i
     sums = view(UserMessage("How many minutes are there in a day?"))
     product = line("r1 = calculate(left=24, right=60)")
     assert MadeUpValues().review(sums, product, [], CALENDAR_TOOLS) == Prose(without_tools=True)
-
-
-def test_noted_retries_a_step_too_early_among_every_other_tool() -> None:
-    # The experiment ``MadeUpValuesNoted`` (thirteenth pass): the note names the step, so
-    # the retry is not narrowed to the tools whose words match; a computation stays prose.
-    noted = MadeUpValues(noted=True)
-    asked = view(UserMessage("Please drop the team sync from my calendar, I can't make it."))
-    early = line('r1 = cancel_event(event_id="12345")')
-    assert noted.review(asked, early, [], CALENDAR_TOOLS) == Retry("cancel_event")
-    sums = view(UserMessage("How many minutes are there in a day?"))
-    product = line("r1 = calculate(left=24, right=60)")
-    assert noted.review(sums, product, [], CALENDAR_TOOLS) == Prose(without_tools=True)

@@ -318,25 +318,6 @@ def test_an_answer_that_opens_as_plan_lines_without_the_tools_too_is_written_as_
     assert "sentence-start" in str(runtime.grammars[-1])
 
 
-def test_a_step_too_early_is_written_again_after_a_note_that_leaves_the_plan() -> None:
-    asked: list[Message] = [UserMessage("How many days are there until 2027-01-01?")]
-    early = plan('r1 = days_between(start="2020-01-01", end="2027-01-01")')
-    noted = plan(
-        "# Step 1: find what days_between needs",
-        "r1 = today()",
-        'r2 = days_between(start=r1, end="2027-01-01")',
-    )
-    script = replies((early, 9.0), (noted, 8.0))
-    profile = replace(SmallModelPolicy().profile, first_step_note=True)
-    message = ask(script, asked, SmallModelPolicy(profile=profile), DATE_TOOLS)
-    # The made-up start is a step too early; after the note the model writes the step first,
-    # and the note is not part of the plan the conversation keeps.
-    assert calls(message) == [("today", {})]
-    assert message.metadata[PLAN_KEY] == ["r1 = today()"]
-    # Without the note, the retried line has nothing to go on and no call is made.
-    assert ask(script, asked, tools=DATE_TOOLS).tool_calls == ()
-
-
 def test_the_plan_is_never_streamed_as_text() -> None:
     runtime = FakeRuntime(replies(plan(MULTIPLY, SHARE)))
     model = LlamaCppChatModel._over(runtime)

@@ -290,7 +290,6 @@ EXPERIMENTS: dict[str, Rule] = {
     "RepeatLineEnds": RepeatLineEnds(),
     "ReplanStuckStep": ReplanStuckStep(),
     "UnitNamesTool": UnitNamesTool(),
-    "MadeUpValuesNoted": MadeUpValues(noted=True),
 }
 """An experiment whose class is a default rule's takes that rule's place; ``AFTER_DEFAULTS`` go
 last; the others go first."""

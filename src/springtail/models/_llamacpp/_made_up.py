@@ -90,7 +90,6 @@ class MadeUpValues(Rule):
     """
 
     named_first: bool = True
-    noted: bool = False
 
     def review(
         self,
@@ -120,8 +119,6 @@ class MadeUpValues(Rule):
             # A text no one gave (an id, not a computed number) that a tool can look up:
             # the chain starts there ("drop the team sync" wrote event_id="12345").
             looked_up = given and _all_text(made_alone, schema)
-            if looked_up and self.noted:
-                return Retry(line.tool)
             return Retry(line.tool, only=given) if looked_up else Prose(without_tools=True)
         if not written:
             # The request's words may name where the chain starts ("… for today at 16:00"
@@ -131,7 +128,7 @@ class MadeUpValues(Rule):
             named = named_tools(view.request, tools) - {line.tool} if self.named_first else None
             if named:
                 return Retry(line.tool, only=named, then=given)
-            return Retry(line.tool) if self.noted else Retry(line.tool, only=given)
+            return Retry(line.tool, only=given)
         before = written[-1]
         if (
             _adds_request_values(view, line, written, tools)

@@ -114,7 +114,6 @@ class Planner:
         rejected: set[str] = set()
         steps = policy.profile.step_comments
         note: tuple[str, list[int]] | None = None  # the next line's step comment, when written
-        transient = False  # the note is the planner's, not the model's: it leaves the plan
         # A line turned away for a lookup, and the arguments the lookup's result gives it.
         deferred: tuple[PlanLine, frozenset[str], frozenset[str]] | None = None
         as_written: dict[str, PlanLine] = {}  # a waiting line, as the model wrote it
@@ -187,17 +186,6 @@ class Planner:
             if isinstance(verdict, Retry) and (
                 not retried or ((verdict.only or verdict.wanted) and not redirected)
             ):
-                early = (
-                    not lines
-                    and not retried
-                    and policy.profile.first_step_note
-                    and not (verdict.only and verdict.wanted)
-                )
-                if early:
-                    # A step too early: the model names the step it skipped in a comment first.
-                    text = f"# Step {number}: find what {verdict.without} needs"
-                    note = (text, gen.tokenize(text + "\n"))
-                    transient = True
                 redirected = redirected or retried
                 if verdict.looked_up:
                     deferred = (line, verdict.looked_up, verdict.only)
@@ -249,9 +237,6 @@ class Planner:
                 line = PlanLine(line.variable, line.tool, arguments)
                 # The plan goes on from the line as it runs, not as the model first wrote it.
                 line_tokens = gen.tokenize(line.source()[len(f"{variable} =") :] + "\n")
-            if transient:
-                # The note helped write this line; the plan goes on as if the model wrote it.
-                comment, head = "", gen.tokenize(f"{variable} =")
             lines.append(replace(line, comment=comment) if comment else line)
             tokens = tokens + head + line_tokens
             if deferred is not None and line.tool in deferred[2] and not line.refs:
@@ -261,7 +246,6 @@ class Planner:
                 lines.append(later)
                 tokens = tokens + gen.tokenize(later.source() + "\n")
             deferred = None
-            transient = False
             bridged = bool(wanted) and not asked
             choices, wanted, retried, bridging = tools, frozenset(), False, False
             redirected = False

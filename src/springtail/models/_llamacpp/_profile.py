@@ -109,11 +109,6 @@ class DecodingProfile:
             words before it writes it, and a step whose need is a word of
             the request ("day of the week") is then written
             (seventh pass, docs/embedded-model.md).
-        first_step_note: With ``plans``, a first line turned away as a step
-            too early (``Retry``) is written again after the comment ``#
-            Step N: find what TOOL needs``, which then leaves the plan: the
-            model names the step it skipped (an experiment, thirteenth pass,
-            docs/embedded-model.md).
         keyed_values: With ``plans``, a text value written from a JSON
             result is one of the values the result gives under the
             parameter's name or its last word (``start``, ``id`` for
@@ -137,7 +132,6 @@ class DecodingProfile:
     state_results: int = 0
     result_call: bool = False
     step_comments: bool = False
-    first_step_note: bool = False
     keyed_values: bool = False
 
     def __post_init__(self) -> None:
