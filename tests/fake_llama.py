@@ -342,6 +342,15 @@ QUOTE_LINES = (
     'r2 = shipping_quote(weight_kg=3, country="Norway", speed="express")',
 )
 
+EVENT_LIST = ToolDefinition("event_list", "Every event.", schema())
+EVENT_CANCEL = ToolDefinition(
+    "event_cancel", "Cancel an event.", schema(event_id={"type": "string"})
+)
+EVENTS = (EVENT_LIST, EVENT_CANCEL, WEEKDAY)
+"""A listing, a step on one event and a date tool, for the tests of lines that go."""
+CANCEL = UserMessage("Cancel E-7.")
+"""A request ``event_cancel`` answers alone."""
+
 
 def view(*messages: Message) -> TurnView:
     """The turn view of these messages."""

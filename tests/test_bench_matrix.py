@@ -403,6 +403,38 @@ def test_an_experiment_of_a_default_rule_s_class_takes_its_place_and_askers_go_l
     # The same rule after the defaults answers only where no rule offered a step.
     after_offers = [type(r).__name__ for r in policy("with:AnswerAfterOffers").rules]
     assert after_offers == [*names, "AnswerOncePlanRan"]
+    # A subclass of a default rule takes its base's place too.
+    search_last = [type(r).__name__ for r in policy("with:MadeUpValuesSearchLast").rules]
+    assert search_last == [n.replace("MadeUpValues", "MadeUpValuesSearchLast") for n in names]
+
+
+def test_a_first_line_no_retry_found_ends_in_a_search_of_its_subject() -> None:
+    from bench.matrix._experiments import MadeUpValuesSearchLast
+
+    from fake_llama import line, schema, view
+    from springtail.messages import UserMessage
+    from springtail.models._llamacpp import MadeUpValues, Retry
+    from springtail.tools._definition import ToolDefinition
+
+    day: dict[str, object] = {"type": "string"}
+    text: dict[str, object] = {"type": "string"}
+    tools = (
+        ToolDefinition(
+            "add_event", "Add an event.", schema(title=text, day=day, start={"type": "string"})
+        ),
+        ToolDefinition("find_events", "Find events by a word.", schema(query=text)),
+        ToolDefinition(
+            "find_free_slot", "The first free time on a day for an event.", schema(day=day)
+        ),
+    )
+    pushed = view(UserMessage("Push my dentist appointment to 2026-03-19, same time."))
+    early = line('r1 = add_event(title="Dentist", day="2026-03-19", start="10:00")')
+    default = MadeUpValues().review(pushed, early, [], tools)
+    assert isinstance(default, Retry)
+    assert default.then is None
+    # The search about the line's subject is the last choice, after the default's own.
+    searched = MadeUpValuesSearchLast().review(pushed, early, [], tools)
+    assert searched == Retry(default.without, only=default.only, then=frozenset({"find_events"}))
 
 
 def test_the_share_after_results_is_read_without_changing_the_decision() -> None:

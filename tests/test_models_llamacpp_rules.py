@@ -15,10 +15,11 @@ import pytest
 from fake_llama import (
     ASKED,
     ASKED_AVERAGE,
+    CANCEL,
+    EVENTS,
     QUOTE_LINES,
     SHIPPING,
     TOOLS,
-    WEEKDAY,
     FakeRuntime,
     FakeTool,
     ask,
@@ -39,10 +40,8 @@ from springtail.messages import (
     UserMessage,
 )
 from springtail.models._llamacpp import (
-    DEFAULT_RULES,
     ByShare,
     CallShare,
-    CombinedResultsEnd,
     Drop,
     FollowUpCallFloor,
     Free,
@@ -59,7 +58,6 @@ from springtail.models._llamacpp import (
     Review,
     Rule,
     SmallModelPolicy,
-    StrayLineGoes,
     TurnView,
     UnknownToolAsProse,
     UnusedValuesAskMore,
@@ -433,13 +431,6 @@ class MoreAfterOne(Rule):
 
 # -- Keep(instead_of=...) -----------------------------------------------------------------
 
-EVENT_LIST = ToolDefinition("event_list", "Every event.", schema())
-EVENT_CANCEL = ToolDefinition(
-    "event_cancel", "Cancel an event.", schema(event_id={"type": "string"})
-)
-EVENTS = (EVENT_LIST, EVENT_CANCEL, WEEKDAY)
-CANCEL = UserMessage("Cancel E-7.")
-
 
 @dataclass(frozen=True)
 class _ListingGivesWay(Rule):
@@ -474,41 +465,6 @@ def test_a_rule_can_keep_a_line_instead_of_earlier_ones_that_then_do_not_run() -
     assert [c.name for c in kept.tool_calls] == ["event_list", "event_cancel"]
 
 
-# -- StrayLineGoes ------------------------------------------------------------------------
-
-
-def test_an_earlier_line_that_carries_nothing_and_feeds_nothing_goes() -> None:
-    rule = StrayLineGoes()
-    assert rule in DEFAULT_RULES
-    listing, cancel = line("r1 = event_list()"), line('r2 = event_cancel(event_id="E-7")')
-    assert rule.review(view(CANCEL), cancel, [listing], EVENTS) == Keep(
-        instead_of=frozenset({"r1"})
-    )
-    # The request speaks of the listing; or the later line takes its result; or the later line
-    # carries no request value yet: the listing stands.
-    listed = view(UserMessage("List my events, then cancel E-7."))
-    assert rule.review(listed, cancel, [listing], EVENTS) is None
-    assert (
-        rule.review(view(CANCEL), line("r2 = event_cancel(event_id=r1)"), [listing], EVENTS) is None
-    )
-    assert (
-        rule.review(view(CANCEL), line('r2 = weekday(day="2026-01-01")'), [listing], EVENTS) is None
-    )
-    assert rule.review(view(CANCEL), listing, [], EVENTS) is None
-
-
-def test_a_stray_listing_before_the_step_does_not_run_end_to_end() -> None:
-    message = ask(
-        replies(plan("r1 = event_list()", 'r2 = event_cancel(event_id="E-7")')),
-        [CANCEL],
-        tools=EVENTS,
-    )
-    assert [(c.name, json.loads(c.arguments)) for c in message.tool_calls] == [
-        ("event_cancel", {"event_id": "E-7"})
-    ]
-    assert message.metadata[PLAN_KEY] == ['r2 = event_cancel(event_id="E-7")']
-
-
 def test_the_default_rules_are_small_classes_asked_in_order() -> None:
     rules = SmallModelPolicy().rules
     assert [type(r).__name__ for r in rules] == [
@@ -516,6 +472,7 @@ def test_the_default_rules_are_small_classes_asked_in_order() -> None:
         "CallShare",
         "FollowUpCallFloor",
         "CombinedResultsEnd",
+        "LookAfterActGoes",
         "UnknownToolAsProse",
         "RepeatAsProse",
         "ValueFitsElsewhere",
@@ -682,27 +639,6 @@ def test_a_search_for_an_id_is_written_again_as_the_lookup_end_to_end() -> None:
     assert [(c.name, json.loads(c.arguments)) for c in message.tool_calls] == [
         ("member_record", {"member_id": "M-103"})
     ]
-
-
-def test_a_line_that_combines_results_nobody_asked_to_combine_ends_the_plan() -> None:
-    rule = CombinedResultsEnd()
-    assert rule in DEFAULT_RULES
-    days = view(UserMessage("What weekdays are 2026-04-10 and 2026-04-14?"))
-    both = [line('r1 = weekday(day="2026-04-10")'), line('r2 = weekday(day="2026-04-14")')]
-    between = line("r3 = days_between(start=r1, end=r2)")
-    assert rule.review(days, between, both, TOOLS) == Drop()
-    # Asked for in the request's words, or while a value is left, the line stands.
-    asked = view(
-        UserMessage("How many days lie between the weekdays of 2026-04-10 and 2026-04-14?")
-    )
-    assert rule.review(asked, between, both, TOOLS) is None
-    assert rule.review(days, between, both[:1], TOOLS) is None
-    # One result is a chain's step, even when no word of the request is the tool's ("drop the
-    # team sync" then cancel_event(event_id=r1)): the tenth pass's wider cut ended those too.
-    dropped = view(UserMessage("Please drop the team sync from my calendar, I can't make it."))
-    step, first = line("r2 = weekday(day=r1)"), [line("r1 = today()")]
-    assert rule.review(dropped, step, first, TOOLS) is None
-    assert CombinedResultsEnd(least_results=1).review(dropped, step, first, TOOLS) == Drop()
 
 
 # -- LookUpFirst --------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from springtail.models._llamacpp import (
     CombinedResultsEnd,
@@ -30,9 +30,20 @@ from springtail.models._llamacpp import (
     TurnView,
     UnusedValuesAskMore,
 )
-from springtail.models._llamacpp._rule import literal_arguments, tool_schema, unused_values
+from springtail.models._llamacpp._rule import (
+    literal_arguments,
+    tool_schema,
+    unused_values,
+)
+from springtail.models._llamacpp._rules import searches_by_text
 from springtail.models._llamacpp._subjects import tool_words, words
-from springtail.models._llamacpp._values import argument_values, enum_choices, shape, uses
+from springtail.models._llamacpp._values import (
+    argument_values,
+    enum_choices,
+    invented,
+    shape,
+    uses,
+)
 from springtail.tools._definition import ToolDefinition
 
 _HYPHENATED = re.compile(r"(?<=[a-z])-(?=[a-z])")
@@ -277,6 +288,49 @@ def _enum_choices(tools: Sequence[ToolDefinition], name: str) -> frozenset[str]:
     return frozenset(c.lower() for spec in properties.values() for c in enum_choices(spec))
 
 
+@dataclass(frozen=True)
+class MadeUpValuesSearchLast(MadeUpValues):
+    """A first line whose invented texts no retry found ends in a search of its subject, not prose.
+
+    "Push my dentist appointment to 2026-03-19, same time." wrote
+    ``add_event(…, start="10:00")``; the retry among the tools that give a
+    start (``find_free_slot``) invented a length, and the reply was prose
+    with no call. The thing the request speaks of is found first: the last
+    choice is a tool that takes one free text alone and whose name holds a
+    word of the turned-away tool's name or description (``find_events``).
+    """
+
+    def review(
+        self,
+        view: TurnView,
+        line: PlanLine,
+        written: Sequence[PlanLine],
+        tools: Sequence[ToolDefinition],
+    ) -> Review | None:
+        """``MadeUpValues``'s answer, with a search as the last choice of a first line."""
+        verdict = super().review(view, line, written, tools)
+        if written or view.has_results or not isinstance(verdict, Retry | Prose):
+            return verdict
+        own = next((tool_words(d) for d in tools if d.name == line.tool), frozenset())
+        searches = frozenset(
+            d.name
+            for d in tools
+            if d.name != line.tool and searches_by_text(d) and words(d.name.replace("_", " ")) & own
+        )
+        if not searches:
+            return verdict
+        if isinstance(verdict, Retry):
+            if verdict.then is None and not verdict.looked_up and not verdict.wanted:
+                return replace(verdict, then=searches)
+            return verdict
+        arguments, schema = literal_arguments(line), tool_schema(tools, line.tool)
+        made = invented(arguments, view.known, schema)
+        properties = (schema or {}).get("properties") or {}
+        if made and all((properties.get(n) or {}).get("type") == "string" for n in made):
+            return Retry(line.tool, only=searches)
+        return verdict
+
+
 EXPERIMENTS: dict[str, Rule] = {
     "FollowUpValues": FollowUpValues(),
     "AnswerOncePlanRan": AnswerOncePlanRan(),
@@ -290,6 +344,7 @@ EXPERIMENTS: dict[str, Rule] = {
     "RepeatLineEnds": RepeatLineEnds(),
     "ReplanStuckStep": ReplanStuckStep(),
     "UnitNamesTool": UnitNamesTool(),
+    "MadeUpValuesSearchLast": MadeUpValuesSearchLast(),
 }
 """An experiment whose class is a default rule's takes that rule's place; ``AFTER_DEFAULTS`` go
 last; the others go first."""

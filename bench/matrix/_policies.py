@@ -54,8 +54,10 @@ def _rules(spec: str) -> SmallModelPolicy:
     # after results is otherwise AnswerOncePlanRan's), or last when they only ask for more.
     defaults = {type(d) for d in DEFAULT_RULES}
     chosen = [(n, EXPERIMENTS[n]) for n in sorted(wanted)]
-    replacing = {type(r): r for _, r in chosen if type(r) in defaults}
+    # A subclass of a default rule (``MadeUpValuesSearchLast``) takes its base's place too.
+    placed = {n: next((d for d in defaults if isinstance(r, d)), None) for n, r in chosen}
+    replacing = {placed[n]: r for n, r in chosen if placed[n] is not None}
     rules = tuple(replacing.get(type(r), r) for r in DEFAULT_RULES)
-    first = tuple(r for n, r in chosen if type(r) not in defaults and n not in AFTER_DEFAULTS)
+    first = tuple(r for n, r in chosen if placed[n] is None and n not in AFTER_DEFAULTS)
     last = tuple(r for n, r in chosen if n in AFTER_DEFAULTS)
     return SmallModelPolicy(rules=(*first, *rules, *last))

@@ -7,8 +7,9 @@ each reads only the request, the tools' schemas and what the conversation
 holds. The measurement behind each is in ``docs/embedded-model.md``.
 
 The base ``Rule`` and the readings several rules share are in ``_rule.py``;
-``MadeUpValues``, the largest rule, is in ``_made_up.py``. Both are
-re-exported here with ``DEFAULT_RULES``, the order the policy asks them in.
+``MadeUpValues``, the largest rule, is in ``_made_up.py``, and the rules that
+cut a plan where it goes past the request are in ``_past_request.py``. All
+are re-exported here with ``DEFAULT_RULES``, the order the policy asks them in.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ from springtail.models._llamacpp._decisions import (
     ByShare,
     Drop,
     Free,
-    Keep,
     More,
     Next,
     Offer,
@@ -33,20 +33,22 @@ from springtail.models._llamacpp._decisions import (
     Review,
 )
 from springtail.models._llamacpp._made_up import MadeUpValues
+from springtail.models._llamacpp._past_request import (
+    CombinedResultsEnd,
+    LookAfterActGoes,
+    StrayLineGoes,
+)
 from springtail.models._llamacpp._plan import PlanLine
 from springtail.models._llamacpp._plan_grammar import takes_free_text
 from springtail.models._llamacpp._rule import (
     Rule,
-    line_carries,
     literal_arguments,
     literal_specs,
-    request_wanted,
-    tool_schema,
     unnamed_steps,
     unused_values,
 )
 from springtail.models._llamacpp._stubs import id_example, parameter_example
-from springtail.models._llamacpp._subjects import named_tools, providers, tool_words, words
+from springtail.models._llamacpp._subjects import providers
 from springtail.models._llamacpp._values import normal, shape
 from springtail.models._llamacpp._view import TurnView
 from springtail.tools._definition import ToolDefinition
@@ -56,6 +58,7 @@ __all__ = [
     "CallShare",
     "CombinedResultsEnd",
     "FollowUpCallFloor",
+    "LookAfterActGoes",
     "LookUpFirst",
     "MadeUpValues",
     "PlanLimit",
@@ -337,7 +340,7 @@ class LookUpFirst(Rule):
             else:
                 continue
             about = providers(name, spec, tools, besides=line.tool)
-            lookups = frozenset(d.name for d in tools if d.name in about and _takes_text(d))
+            lookups = frozenset(d.name for d in tools if d.name in about and searches_by_text(d))
             if lookups and wanted:
                 return Retry(line.tool, wanted, only=lookups, looked_up=frozenset({name}))
         return None
@@ -350,7 +353,7 @@ def _takes_id(name: str, spec: Any) -> bool:
     return id_example(spec) is not None
 
 
-def _takes_text(tool: ToolDefinition) -> bool:
+def searches_by_text(tool: ToolDefinition) -> bool:
     """Whether a tool needs one free text and nothing else: a search by a word."""
     required = tool.input_schema.get("required") or []
     if len(required) != 1:
@@ -373,93 +376,12 @@ def _fits(value: str, spec: Any) -> bool:
     return example is not None and signature(example) == signature(value)
 
 
-@dataclass(frozen=True)
-class CombinedResultsEnd(Rule):
-    """A line that combines earlier results nobody asked to combine ends the plan.
-
-    "Two quotes to price up: 2,750 with 18% off, and 880 with 25% off. Also,
-    I need 1,234 times 56, plus 9,000 divided by 16." wrote its four asked
-    lines, then ``percentage(part=r3, total=r4)`` and additions of the
-    results. The model's own next-line share does not part such lines from
-    needed ones (0.52-0.93 against 0.73 and up), so the line is read
-    instead: once every request value is carried, a line that takes
-    ``least_results`` or more earlier results and writes no value with
-    digits of its own, whose tool no word of the request speaks of or the
-    turn already took, was not asked for. A needed last step of a chain
-    takes one result (``cancel_event(event_id=r1)`` for "Please drop the
-    team sync", whose words are not the tool's): with ``least_results=1``
-    it was dropped too (tenth pass, ``ResultsOnlyLineEnds`` in bench), so
-    the rule waits for two (eleventh pass, docs/embedded-model.md).
-    """
-
-    least_results: int = 2
-
-    def review(
-        self,
-        view: TurnView,
-        line: PlanLine,
-        written: Sequence[PlanLine],
-        tools: Sequence[ToolDefinition],
-    ) -> Review | None:
-        """``Drop`` for a line of results nobody asked to combine; else pass."""
-        if len(line.refs) < max(self.least_results, 1) or unused_values(view, written, tools):
-            return None
-        if any(any(c.isdigit() for c in str(v)) for v in literal_arguments(line).values()):
-            return None  # a value of its own ("times 12 again" repeats a carried 12)
-        own = next((tool_words(d) for d in tools if d.name == line.tool), frozenset())
-        said = own & words(view.request)
-        return Drop() if not said or line.tool in view.taken(written) else None
-
-
-@dataclass(frozen=True)
-class StrayLineGoes(Rule):
-    """An earlier line that takes nothing from the request and gives nothing to a line goes.
-
-    "Reserve every SKU-300 we still have" was planned as ``product_list()``,
-    ``product_lookup(sku="SKU-300")`` and the reservation: the list carries
-    no value of the request, no line takes its result, and the request does
-    not name it by a word of its name (``_subjects.named_tools``; twelfth
-    pass). Its description's words are not read: "with its SKU" in the
-    list's would match the SKU-300 of the request. Once a later line
-    carries a value of the request and does not take that earlier line's
-    result either, the earlier line was a look around before the step, not
-    a step. A request that names the tool ("List our products and reserve
-    …"), a line whose result a later line takes (``today()`` before
-    ``weekday(day=r1)``) and a plan none of whose lines carries a request
-    value stay as written.
-    """
-
-    def review(
-        self,
-        view: TurnView,
-        line: PlanLine,
-        written: Sequence[PlanLine],
-        tools: Sequence[ToolDefinition],
-    ) -> Review | None:
-        """``Keep`` without the stray earlier lines, once this line carries a request value."""
-        if not written:
-            return None
-        wanted = request_wanted(view, tools)
-        if not line_carries(line, wanted, tool_schema(tools, line.tool)):
-            return None
-        taken = set(line.refs).union(*(w.refs for w in written))
-        named = named_tools(view.request, tools)
-        stray = frozenset(
-            w.variable
-            for w in written
-            if not w.refs
-            and w.variable not in taken
-            and w.tool not in named
-            and not line_carries(w, wanted, tool_schema(tools, w.tool))
-        )
-        return Keep(instead_of=stray) if stray else None
-
-
 DEFAULT_RULES: tuple[Rule, ...] = (
     PlanLimit(),
     CallShare(),
     FollowUpCallFloor(),
     CombinedResultsEnd(),
+    LookAfterActGoes(),
     UnknownToolAsProse(),
     RepeatAsProse(),
     ValueFitsElsewhere(),
