@@ -146,6 +146,8 @@ class LookAfterActGoes(Rule):
         tools: Sequence[ToolDefinition],
     ) -> Review | None:
         """``Retry`` for the request values still unused, else the plan's end; or pass."""
+        if not line.refs and not view.plan.results:
+            return None  # a line of a first plan that takes no variable takes no result
         if line_carries(line, request_wanted(view, tools), tool_schema(tools, line.tool)):
             return None
         taken = _taken_from(view, line, written)
