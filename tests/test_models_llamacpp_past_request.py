@@ -176,3 +176,14 @@ def test_a_look_after_an_order_does_not_run_end_to_end() -> None:
         SHOP,
     )
     assert without.metadata[PLAN_KEY] == [PLACE, "r2 = order_status(order_id=r1)"]
+
+
+def test_results_nobody_asked_to_combine_are_not_combined_end_to_end() -> None:
+    both = ('r1 = weekday(day="2026-04-10")', 'r2 = weekday(day="2026-04-14")')
+    script = replies(plan(*both, "r3 = days_between(start=r1, end=r2)"))
+    message = ask(script, [UserMessage("What weekdays are 2026-04-10 and 2026-04-14?")])
+    assert [(c.name, json.loads(c.arguments)) for c in message.tool_calls] == [
+        ("weekday", {"day": "2026-04-10"}),
+        ("weekday", {"day": "2026-04-14"}),
+    ]
+    assert message.metadata[PLAN_KEY] == list(both)
