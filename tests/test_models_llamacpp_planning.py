@@ -170,6 +170,31 @@ def test_a_tool_called_twice_in_a_turn_reads_each_result_with_its_call() -> None
     assert "r2 = calculate returned: 75" in runtime.prompts[-1]
 
 
+def test_two_results_that_are_ids_of_one_shape_read_each_with_its_call() -> None:
+    lines = (
+        'r1 = product_reserve(sku="SKU-1", quantity=2)',
+        'r2 = note_add(text="Call Sam")',
+        'r3 = product_lookup(sku="SKU-2")',
+    )
+    request = "Reserve 2 of SKU-1, save the note 'Call Sam', and how many SKU-2 are in stock?"
+    opened = output(respond(replies(plan(*lines)), first_turn(request))[0])
+    results = ToolResponseMessage(
+        tuple(
+            ToolResponse(c.id, c.name, r)
+            for c, r in zip(opened.tool_calls, ("R-1", "N-4", "3 in stock"), strict=True)
+        )
+    )
+    conversation = [*first_turn(request), opened, results]
+    _, runtime = respond(replies("Reserved as R-1."), conversation)
+    asked = runtime.prompts[-1]
+    # A reservation's id and a note's id read alike ("The reservation is N-4"): each is
+    # written next to its call.
+    assert 'r1 = product_reserve(sku="SKU-1", quantity=2) returned: R-1' in asked
+    assert 'r2 = note_add(text="Call Sam") returned: N-4' in asked
+    # A result that is not an id keeps its tool's name alone.
+    assert "r3 = product_lookup returned: 3 in stock" in asked
+
+
 def test_a_line_that_needs_a_result_is_written_once_it_is_in_with_the_value_read() -> None:
     opened = output(respond(replies(plan(MULTIPLY, SHARE)), first_turn())[0])
     conversation = after(opened, "calculate returned: 144")

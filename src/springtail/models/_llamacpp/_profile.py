@@ -101,7 +101,9 @@ class DecodingProfile:
             than once reads with its call (``r2 = shipping_quote(weight_kg=6,
             …) returned: 33.0``) instead of the tool's name: given two quotes
             and two conversions, the 1.5B model gave one price for both
-            parcels (sixth pass, docs/embedded-model.md).
+            parcels (sixth pass, docs/embedded-model.md). So do two results
+            of a turn that are ids of one shape (an order's ``O-1001`` and
+            a message's ``M-1``; fifteenth pass).
         step_comments: With ``plans``, each line of a plan follows a comment
             the model writes first (``# Step 2: Get the day of the week``),
             and after a line, the next comment is written before the model

@@ -31,6 +31,7 @@ from springtail.messages import (
 from springtail.models._llamacpp._llama import chat_formatter
 from springtail.models._llamacpp._plan import PLAN_KEY, Plan, call_line, call_text, variables
 from springtail.models._llamacpp._stubs import tool_stubs
+from springtail.models._llamacpp._values import normal, shape
 from springtail.models._wire import arguments_to_object, function_tools
 from springtail.tools._definition import ToolDefinition
 
@@ -239,33 +240,56 @@ def plan_messages(
 
 
 def _repeated_calls(messages: Sequence[Message]) -> dict[str, str]:
-    """Tool call id → the call as Python, for the calls of a tool its turn calls more than once.
+    """Tool call id → the call as Python, for the results of a turn that read alike.
+
+    Those are the calls of a tool its turn calls more than once, and the
+    calls whose results are ids of one shape (``_id_kind``).
 
     Given two shipping quotes and two conversions, a result read as
     ``r2 = shipping_quote returned: 33.0`` left the 1.5B model to match it to
     its line, and the answer gave one price for both parcels; a result that
-    carries its call's arguments is stated with them. A tool called once per
-    turn keeps its name alone: that is all the model needs there.
+    carries its call's arguments is stated with them. So with an order's id
+    and a message's (``O-1001``, ``M-1``): the answer read "The order number
+    is M-1." (fifteenth pass). Any other result keeps its tool's name alone:
+    that is all the model needs there.
 
-    A tool called again in a later round of the same turn relabels its
-    first result, so that one prompt shares its KV cache only up to that
-    result (a few hundred tokens evaluated again at most); every other
-    prompt extends the one before, as ``plan_messages`` promises.
+    A tool called again in a later round of the same turn (or a second id
+    of the same shape) relabels its first result, so that one prompt shares
+    its KV cache only up to that result (a few hundred tokens evaluated
+    again at most); every other prompt extends the one before, as
+    ``plan_messages`` promises.
     """
     turns: list[list[ToolCall]] = [[]]
+    kinds: dict[str, str] = {}
     for message in messages:
         if isinstance(message, UserMessage):
             turns.append([])
         elif isinstance(message, AssistantMessage):
             turns[-1].extend(message.tool_calls)
+        elif isinstance(message, ToolResponseMessage):
+            kinds.update({r.id: _id_kind(r.response_data) for r in message.responses})
     found: dict[str, str] = {}
     for turn in turns:
         counts = Counter(call.name for call in turn)
+        alike = Counter(kinds[call.id] for call in turn if kinds.get(call.id))
         for call in turn:
-            if counts[call.name] > 1:
+            if counts[call.name] > 1 or alike[kinds.get(call.id, "")] > 1:
                 arguments = list(arguments_to_object(call.arguments).items())
                 found[call.id] = call_text(call.name, arguments)
     return found
+
+
+def _id_kind(data: str) -> str:
+    """The shape of a result that is one id (``O-1001``: ``a-9``), else ``""``.
+
+    Two results of one turn that are ids of the same shape (an order's and
+    a message's) read alike: "The order number is M-1." (fifteenth pass).
+    """
+    text = data.strip()
+    if not text or any(c.isspace() for c in text) or not any(c.isdigit() for c in text):
+        return ""
+    kind = shape(normal(text))
+    return "" if kind == "number" else kind
 
 
 _CUE_REQUEST_CHARS = 400
