@@ -160,6 +160,8 @@ def test_after_results_a_value_copied_out_of_a_result_takes_that_result() -> Non
     assert (
         rule.review(view(*_placed()), line('r2 = order_status(order_id="O-2")'), [], SHOP) is None
     )
+    # A value is read from a result whole: the "1" inside "O-1001" is the model's own.
+    assert rule.review(view(*_placed()), line('r2 = order_status(order_id="1")'), [], SHOP) is None
 
 
 def test_a_look_after_an_order_does_not_run_end_to_end() -> None:

@@ -24,6 +24,7 @@ from springtail.models._llamacpp._rule import (
     unused_values,
 )
 from springtail.models._llamacpp._subjects import named_families, named_tools, tool_words, words
+from springtail.models._llamacpp._values import literals, normal
 from springtail.models._llamacpp._view import TurnView
 from springtail.tools._definition import ToolDefinition
 
@@ -168,7 +169,8 @@ def _taken_from(
     """The tools whose results are all a line takes, or ``None`` when it writes a value of its own.
 
     A variable names the line (or the call) that gives it; a literal value
-    must be one a result of this turn holds and the request does not.
+    must be one a result of this turn writes (``_values.literals``: whole,
+    not the ``1`` inside ``O-1001``) and the request does not.
     """
     planned = view.plan.plan.lines if view.plan.plan is not None else ()
     sources = {w.variable: w.tool for w in (*planned, *written)}
@@ -177,11 +179,13 @@ def _taken_from(
         return None
     taken = {sources[ref] for ref in line.refs}
     for value in literal_arguments(line).values():
-        text = str(value)
+        text = normal(value)
+        if not text or text in view.values.literals:
+            return None
         givers = {
             r.tool
             for r in view.plan.results.values()
-            if not r.is_error and text and text in r.data and text not in view.request
+            if not r.is_error and text in literals(r.data)
         }
         if not givers:
             return None

@@ -179,10 +179,10 @@ def plan_messages(
     the request the results serve) follows each round of results as a user
     turn of its own, so the rendering of a conversation never changes as it
     grows (except a first result's label when its tool is called again in
-    the same turn: ``_repeated_calls``).
+    the same turn: ``_labelled_calls``).
     """
     names = variables(messages)
-    calls = _repeated_calls(messages)
+    calls = _labelled_calls(messages)
     result: list[dict[str, Any]] = []
     request = ""
     for index, message in enumerate(messages):
@@ -239,7 +239,7 @@ def plan_messages(
     return result
 
 
-def _repeated_calls(messages: Sequence[Message]) -> dict[str, str]:
+def _labelled_calls(messages: Sequence[Message]) -> dict[str, str]:
     """Tool call id → the call as Python, for the results of a turn that read alike.
 
     Those are the calls of a tool its turn calls more than once, and the
