@@ -41,7 +41,9 @@ class Recorder:
         from springtail.models._llamacpp import _decoder
         from springtail.models._llamacpp._decoding import common_prefix
 
-        real = _decoder.decode
+        # The decoder's module namespace: ``decode`` is its import, not its export.
+        namespace = vars(_decoder)
+        real = namespace["decode"]
 
         def recorded(runtime: Any, context: Sequence[int], sampler: Any, **kwargs: Any) -> Any:
             cached = min(common_prefix(runtime.cached(), context), len(context) - 1)
@@ -53,11 +55,11 @@ class Recorder:
             finally:
                 self.generations.append(Generation(tuple(context), cached, tuple(produced)))
 
-        _decoder.decode = recorded  # type: ignore[assignment]
+        namespace["decode"] = recorded
         try:
             yield self
         finally:
-            _decoder.decode = real
+            namespace["decode"] = real
 
 
 def replay(runtime: Any, generations: Sequence[Generation]) -> float:

@@ -135,7 +135,7 @@ TYPING_S = 8.0
 def _typed_first_turn(name: str, n_threads: int | None, cache: Path, data_dir: Path) -> Turn:
     """The first request of a new chat, typed while the model warms up."""
     from springtail import ChatOptions, Prompt, SystemMessage
-    from springtail.models import from_uri
+    from springtail.models import LlamaCppChatModel, from_uri
 
     kwargs: dict[str, Any] = {"prompt_cache": cache}
     if n_threads is not None:
@@ -147,6 +147,7 @@ def _typed_first_turn(name: str, n_threads: int | None, cache: Path, data_dir: P
 
         client = _client(model, data_dir)
         tools = tuple(all_tools(Store(data_dir / "support-bot.db")))
+        assert isinstance(model, LlamaCppChatModel)
         model.prepare(Prompt([SystemMessage(_system_prompt())], ChatOptions(tool_callbacks=tools)))
         time.sleep(TYPING_S)
         return _run_and_report(name, client, *REQUESTS[0])
@@ -251,12 +252,14 @@ def _s(value: float | None) -> str:
     return "—" if value is None else f"{value:.2f}"
 
 
-def baseline_turns(revision: str, name: str, n_threads: int | None) -> list[dict[str, Any]]:
+def baseline_turns(revision: str | None, name: str, n_threads: int | None) -> list[dict[str, Any]]:
     """The conversation's turns on another release of springtail, in a child process.
 
     The release's ``src`` is taken from git (``git archive``) into a temporary
     folder and put first on the child's path, so this harness drives that
-    release's library through the same public API, in the same run.
+    release's library through the same public API, in the same run. With
+    ``revision=None`` the child runs the working tree's ``src`` the same way,
+    so both sides of a comparison pay the same process start and load.
     """
     import json
     import os
@@ -264,13 +267,16 @@ def baseline_turns(revision: str, name: str, n_threads: int | None) -> list[dict
 
     root = Path(__file__).resolve().parent.parent
     with tempfile.TemporaryDirectory(prefix="springtail-baseline-") as folder:
-        archive = subprocess.run(
-            ["git", "-C", str(root), "archive", revision, "src"],
-            check=True,
-            capture_output=True,
-        ).stdout
-        subprocess.run(["tar", "-x", "-C", folder], input=archive, check=True)
-        env = {**os.environ, "PYTHONPATH": f"{folder}/src{os.pathsep}{root}"}
+        src = root / "src"
+        if revision is not None:
+            archive = subprocess.run(
+                ["git", "-C", str(root), "archive", revision, "src"],
+                check=True,
+                capture_output=True,
+            ).stdout
+            subprocess.run(["tar", "-x", "-C", folder], input=archive, check=True)
+            src = Path(folder) / "src"
+        env = {**os.environ, "PYTHONPATH": f"{src}{os.pathsep}{root}"}
         args = [sys.executable, "-m", "bench.model_e2e", "--json", "--model", name]
         if n_threads is not None:
             args += ["--threads", str(n_threads)]
@@ -279,19 +285,56 @@ def baseline_turns(revision: str, name: str, n_threads: int | None) -> list[dict
     return rows
 
 
+def matched_ratios(
+    revision: str, name: str, n_threads: int | None, rounds: int
+) -> tuple[list[float], list[float], list[float]]:
+    """Each follow-up one-tool turn's time on this tree over its time on ``revision``.
+
+    The two run in turn, ``rounds`` times (release, this tree, release, …),
+    each in a child process of its own, and each turn is compared with the
+    same turn of the same round: one run of each side has let the machine's
+    drift between them (another process, the CPU's clock) decide the ratio
+    (1.15 and then 1.02 within ten minutes, fifteenth pass).
+
+    Returns:
+        The ratios, and the turns' seconds on this tree and on ``revision``.
+    """
+    ratios: list[float] = []
+    new_s: list[float] = []
+    old_s: list[float] = []
+    for _ in range(rounds):
+        before = baseline_turns(revision, name, n_threads)
+        after = baseline_turns(None, name, n_threads)
+        for old, new in zip(before[1:], after[1:], strict=True):
+            if len(new["expected"]) != 1 or old["request"] != new["request"]:
+                continue
+            ratios.append(new["total_s"] / old["total_s"])
+            new_s.append(new["total_s"])
+            old_s.append(old["total_s"])
+    return ratios, new_s, old_s
+
+
 def tables(
-    models: list[str], *, n_threads: int | None = None, baseline: str | None = None
+    models: list[str],
+    *,
+    n_threads: int | None = None,
+    baseline: str | None = None,
+    rounds: int = 1,
 ) -> list[str]:
     """One table per model, then a first-turn vs follow-up summary.
 
     With ``baseline`` (a git revision), the same conversation also runs on
     that release first, and the summary gives the follow-up one-tool turn as
-    a ratio to it.
+    a ratio to it. With ``rounds`` above one, that ratio is the median of
+    ``matched_ratios`` instead, with its range.
     """
     out: list[str] = []
     summary: list[list[str]] = []
     for name in models:
-        before = baseline_turns(baseline, name, n_threads) if baseline else None
+        matched = (
+            matched_ratios(baseline, name, n_threads, rounds) if baseline and rounds > 1 else None
+        )
+        before = baseline_turns(baseline, name, n_threads) if baseline and not matched else None
         load_s, turns, cached, typed = run_model(name, n_threads=n_threads)
         lines = []
         kinds = [
@@ -343,7 +386,14 @@ def tables(
             t.first_token_s / t.floor_s for t in follow if t.floor_s and t.first_token_s
         ]
         against = "—"
-        if before is not None:
+        if matched is not None and matched[0]:
+            ratios_m, new_m, old_m = matched
+            against = (
+                f"{_median(ratios_m):.2f} ({min(ratios_m):.2f}–{max(ratios_m):.2f} over "
+                f"{len(ratios_m)} matched turns, {rounds} rounds; "
+                f"{_s(_median(new_m))} s vs {_s(_median(old_m))} s)"
+            )
+        elif before is not None:
             old = [r["total_s"] for r in before[1 : len(turns)] if len(r["expected"]) == 1]
             new_median, old_median = _median([t.total_s for t in one_tool]), _median(old)
             if new_median and old_median:

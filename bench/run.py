@@ -365,6 +365,14 @@ def main(argv: list[str] | None = None) -> int:
         help="a git revision: the model section also runs its conversation on that release, "
         "in the same run, and reports the follow-up one-tool turn as a ratio to it",
     )
+    parser.add_argument(
+        "--baseline-rounds",
+        type=int,
+        default=1,
+        help="with --baseline, run the release and this tree in turn this many times, each in "
+        "a child process, and report the median of the matched turns' ratios (default: 1, "
+        "one run of each)",
+    )
     parser.add_argument("--output", help="also write the tables (markdown) to this file")
     parser.add_argument(
         "--update-docs",
@@ -443,7 +451,9 @@ def _guarded(section: str, fn: Callable[[], None], out: TextIO) -> bool:
 def _model_section(models: list[str], args: argparse.Namespace, out: TextIO) -> None:
     from bench import model_e2e
 
-    for text in model_e2e.tables(models, n_threads=args.threads, baseline=args.baseline):
+    for text in model_e2e.tables(
+        models, n_threads=args.threads, baseline=args.baseline, rounds=args.baseline_rounds
+    ):
         _emit(out, text)
 
 
