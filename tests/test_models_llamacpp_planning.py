@@ -34,6 +34,7 @@ from springtail.messages import (
 from springtail.models._llamacpp import (
     Drop,
     LlamaCppChatModel,
+    More,
     Next,
     PlainPolicy,
     PlanLine,
@@ -713,3 +714,38 @@ def test_what_comes_next_is_asked_of_a_waiting_line_as_the_model_wrote_it() -> N
     # ... and the values the model wrote in it are still its own when the policy is asked
     # whether another line follows (they are carried; none is asked for again).
     assert records.asked[-1] == list(lines)
+
+
+def test_a_line_asked_for_a_number_with_a_unit_is_written_again_with_the_tools_of_that_unit() -> (
+    None
+):
+    discount = ToolDefinition(
+        "discount_calculator",
+        "A price after a discount.",
+        schema(
+            price={"type": "number", "description": "The price before the discount"},
+            rate_percent={"type": "number", "description": "The discount in percent"},
+        ),
+    )
+
+    @dataclass(frozen=True)
+    class AskForTen(Rule):
+        """After the first line, another must carry the request's 10."""
+
+        def next(
+            self, view: TurnView, written: Sequence[PlanLine], tools: Sequence[ToolDefinition]
+        ) -> Next | None:
+            return More(wanted=frozenset({"10"})) if len(written) == 1 else None
+
+    first = 'r1 = calculate(operation="multiply", left=12, right=25)'
+    script = replies(
+        (plan(first, "r2 = percentage(part=12, total=25)"), 9.0),
+        (plan(first, 'r2 = calculate(operation="add", left=12, right=25)'), 8.5),
+        (plan(first, "r2 = discount_calculator(price=300, rate_percent=10)"), 8.0),
+    )
+    asked: list[Message] = [UserMessage("What are 12 units at 25 each, with 10% off?")]
+    tools = (CALCULATE, PERCENTAGE, discount)
+    reply = ask(script, asked, SmallModelPolicy(rules=(AskForTen(),)), tools)
+    # The percentage does not carry the 10; its retry chooses among the tools with a parameter
+    # in percent, not the likeliest other tool (a second calculation, which ended the plan).
+    assert [c.name for c in reply.tool_calls] == ["calculate", "discount_calculator"]

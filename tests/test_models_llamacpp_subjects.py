@@ -9,6 +9,7 @@ from springtail.models._llamacpp._subjects import (
     providers,
     speaks_of,
     tool_words,
+    unit_takers,
     words,
 )
 from springtail.tools._definition import ToolDefinition
@@ -86,3 +87,32 @@ def test_a_tool_speaks_of_a_parameter_by_a_subject_word_besides_id() -> None:
     assert speaks_of(read, "text")
     assert not speaks_of(record, "to")
     assert not speaks_of(record, "note_id")  # "id" alone says nothing
+
+
+DISCOUNT = ToolDefinition(
+    "discount_calculator",
+    "A price after a discount.",
+    schema(
+        price={"type": "number", "description": "The price before the discount"},
+        rate_percent={"type": "number", "description": "The discount in percent"},
+    ),
+)
+PERCENTAGE = ToolDefinition(
+    "percentage", "Part of a total in percent.", schema(part={"type": "number"})
+)
+SHIPPING = ToolDefinition(
+    "shipping_quote", "A parcel's price.", schema(weight_kg={"type": "number"})
+)
+
+
+def test_unit_takers_are_the_tools_with_a_parameter_of_a_wanted_numbers_unit() -> None:
+    tools = (DISCOUNT, PERCENTAGE, SHIPPING, LIST_DOCTORS)
+    asked = "What would 12 units come to at 25 each, with 10% off the total?"
+    # "%" reads as percent: a parameter's word, not a tool's ("percentage" has none).
+    assert unit_takers(asked, frozenset({"10"}), tools) == {"discount_calculator"}
+    # A number with no unit ("at 25 each") asks for no tool; nor does a value that is no number.
+    assert unit_takers(asked, frozenset({"25", "12"}), tools) == frozenset()
+    assert unit_takers("Ship SKU-100 kg", frozenset({"sku-100"}), tools) == frozenset()
+    # A unit written as a word after the number, thousands written with a comma.
+    assert unit_takers("Ship a 1,250 kg crate", frozenset({"1250"}), tools) == {"shipping_quote"}
+    assert unit_takers("Ship a 3 kg box", frozenset({"3"}), (DISCOUNT,)) == frozenset()

@@ -59,6 +59,7 @@ from springtail.models._llamacpp._plan_grammar import line_grammar, value_gramma
 from springtail.models._llamacpp._policy import ToolPolicy
 from springtail.models._llamacpp._reply import Reply
 from springtail.models._llamacpp._rule import line_carries
+from springtail.models._llamacpp._subjects import unit_takers
 from springtail.models._llamacpp._view import TurnView
 from springtail.tools._definition import ToolDefinition
 
@@ -159,7 +160,10 @@ class Planner:
                 # repeats the line before): once, it is written again without that tool.
                 if retried:
                     break
-                verdict: Review = Retry(line.tool, wanted)
+                # A number written with a unit ("10% off") goes where a parameter speaks of
+                # that unit (``rate_percent``): the retry chooses among those tools, if any.
+                takers = unit_takers(view.request, wanted, choices) - {line.tool}
+                verdict: Review = Retry(line.tool, wanted, only=takers)
             elif any(line.tool == w.tool and line.arguments == w.arguments for w in lines):
                 break  # the same call twice in one plan: the model is looping
             else:

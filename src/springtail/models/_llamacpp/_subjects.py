@@ -18,7 +18,15 @@ from typing import Any
 
 from springtail.tools._definition import ToolDefinition
 
-__all__ = ["named_families", "named_tools", "providers", "speaks_of", "tool_words", "words"]
+__all__ = [
+    "named_families",
+    "named_tools",
+    "providers",
+    "speaks_of",
+    "tool_words",
+    "unit_takers",
+    "words",
+]
 
 _PLAIN = frozenset(
     {
@@ -116,3 +124,36 @@ def _name_words(tool: ToolDefinition) -> frozenset[str]:
 def named_tools(request: str, tools: Sequence[ToolDefinition]) -> frozenset[str]:
     """Every tool the request names by a word of its name (``named_families``, together)."""
     return frozenset().union(*named_families(request, tools).values())
+
+
+def unit_takers(
+    request: str, wanted: frozenset[str], tools: Sequence[ToolDefinition]
+) -> frozenset[str]:
+    """The tools with a parameter that speaks of the unit a wanted number is written with.
+
+    "… with 10% off the total": asked for a line that carries the 10, the
+    1.5B model wrote ``calculate(operation="subtract", …)`` and then
+    ``percentage(part=r3, total=r2)``, neither with the 10. The number's
+    unit ("%" reads as "percent", or the word after it: "3 kg") is a word
+    of the parameter that takes it (``rate_percent``); none when the
+    numbers have no unit, or no parameter speaks of it.
+    """
+    units: set[str] = set()
+    for value in wanted:
+        if not _NUMBER.fullmatch(value):
+            continue
+        pattern = rf"(?<![\w.,]){re.escape(value)}(?![\d.,]\d)\s*(%|[A-Za-z]+)"
+        for match in re.finditer(pattern, request.replace(",", "")):
+            unit = match.group(1)
+            units |= words("percent" if unit == "%" else unit)
+    if not units:
+        return frozenset()
+    takers = set()
+    for d in tools:
+        properties: Mapping[str, Any] = d.input_schema.get("properties") or {}
+        if any(units & _parameter_words(name, spec) for name, spec in properties.items()):
+            takers.add(d.name)
+    return frozenset(takers)
+
+
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
