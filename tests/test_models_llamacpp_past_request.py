@@ -33,6 +33,7 @@ from springtail.models._llamacpp import (
     Retry,
     SmallModelPolicy,
     StrayLineGoes,
+    UnaskedActGoes,
 )
 from springtail.models._llamacpp._plan import LINES_KEY, PLAN_KEY
 from springtail.tools._definition import ToolDefinition
@@ -189,3 +190,74 @@ def test_results_nobody_asked_to_combine_are_not_combined_end_to_end() -> None:
         ("weekday", {"day": "2026-04-14"}),
     ]
     assert message.metadata[PLAN_KEY] == list(both)
+
+
+# -- UnaskedActGoes -----------------------------------------------------------------------
+
+LOOKUP = ToolDefinition("product_lookup", "A product's stock.", schema(sku={"type": "string"}))
+RESERVE = ToolDefinition(
+    "product_reserve",
+    "Reserve units of a product.",
+    schema(sku={"type": "string"}, quantity={"type": "integer"}),
+)
+DISCOUNT = ToolDefinition(
+    "discount_calculator",
+    "A price after a discount.",
+    schema(price={"type": "number"}, rate_percent={"type": "number"}),
+)
+STOCK = (LOOKUP, RESERVE, DISCOUNT)
+PRICED = UserMessage("What would our SKU-100 stock come to with 10% off?")
+PRICING = (
+    'r1 = product_lookup(sku="SKU-100")',
+    "r2 = discount_calculator(price=r1, rate_percent=10)",
+)
+RESERVING = 'r3 = product_reserve(sku="SKU-100", quantity=r2)'
+
+
+def test_an_act_on_what_the_request_only_asked_about_ends_the_plan() -> None:
+    rule = UnaskedActGoes()
+    assert rule in DEFAULT_RULES
+    priced = [line(p) for p in PRICING]
+    assert rule.review(view(PRICED), line(RESERVING), priced, STOCK) == Drop()
+    # The first line of a reply after the lookup's result: the reply is the answer.
+    call = ToolCall("c1", "product_lookup", '{"sku": "SKU-100"}')
+    looked: list[Message] = [
+        UserMessage("How many SKU-100 do we have?"),
+        AssistantMessage("", (call,), {PLAN_KEY: [PRICING[0]], LINES_KEY: ["r1"]}),
+        ToolResponseMessage((ToolResponse("c1", "product_lookup", "12"),)),
+    ]
+    again = line('r2 = product_reserve(sku="SKU-100", quantity=r1)')
+    assert rule.review(view(*looked), again, [], STOCK) == Prose(without_tools=True)
+
+
+def test_an_act_the_request_names_or_that_carries_a_value_of_its_own_stands() -> None:
+    rule = UnaskedActGoes()
+    looked = [line('r1 = product_lookup(sku="SKU-100")')]
+    reserve = line('r2 = product_reserve(sku="SKU-100", quantity=r1)')
+    # "Reserve" names the tool.
+    named = view(UserMessage("Reserve every SKU-100 we still have."))
+    assert rule.review(named, reserve, looked, STOCK) is None
+    # A value of the request no earlier line carries makes the line a step asked for.
+    other = view(UserMessage("Look SKU-100 up and put SKU-200 aside as many."))
+    moved = line('r2 = product_reserve(sku="SKU-200", quantity=r1)')
+    assert rule.review(other, moved, looked, STOCK) is None
+    # A line that takes no result, or a lookup (one value), is not an act on a result.
+    fixed = line('r2 = product_reserve(sku="SKU-100", quantity=5)')
+    assert rule.review(view(PRICED), fixed, looked, STOCK) is None
+    assert rule.review(view(PRICED), line("r2 = product_lookup(sku=r1)"), looked, STOCK) is None
+    # While a value of the request is carried by no line, the line is another rule's.
+    assert rule.review(view(PRICED), reserve, looked, STOCK) is None
+
+
+def test_a_reservation_nobody_asked_for_does_not_run_end_to_end() -> None:
+    script = replies(plan(*PRICING, RESERVING))
+    message = ask(script, [PRICED], tools=STOCK)
+    assert message.metadata[PLAN_KEY] == list(PRICING)
+    # Without the rule the reservation is planned, to run once the discount is in.
+    without = ask(
+        replies(plan(*PRICING, RESERVING)),
+        [PRICED],
+        SmallModelPolicy(rules=tuple(r for r in DEFAULT_RULES if r != UnaskedActGoes())),
+        STOCK,
+    )
+    assert without.metadata[PLAN_KEY] == [*PRICING, RESERVING]

@@ -473,6 +473,7 @@ def test_the_default_rules_are_small_classes_asked_in_order() -> None:
         "FollowUpCallFloor",
         "CombinedResultsEnd",
         "LookAfterActGoes",
+        "UnaskedActGoes",
         "UnknownToolAsProse",
         "RepeatAsProse",
         "ValueFitsElsewhere",

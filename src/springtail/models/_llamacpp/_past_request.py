@@ -2,7 +2,8 @@
 
 A 1.5B model that has written every step the request asks for often writes
 one more: it combines results nobody asked to combine, looks around before
-a step, or looks at what a step just did. Each rule here reads only the
+a step, looks at what a step just did, or acts on what the request only
+asked about. Each rule here reads only the
 request, the tools' schemas and the plan's own lines; none names an
 application's tools or words. The measurement behind each is in
 ``docs/embedded-model.md``.
@@ -24,11 +25,11 @@ from springtail.models._llamacpp._rule import (
     unused_values,
 )
 from springtail.models._llamacpp._subjects import named_families, named_tools, tool_words, words
-from springtail.models._llamacpp._values import literals, normal
+from springtail.models._llamacpp._values import literals, normal, uses
 from springtail.models._llamacpp._view import TurnView
 from springtail.tools._definition import ToolDefinition
 
-__all__ = ["CombinedResultsEnd", "LookAfterActGoes", "StrayLineGoes"]
+__all__ = ["CombinedResultsEnd", "LookAfterActGoes", "StrayLineGoes", "UnaskedActGoes"]
 
 
 @dataclass(frozen=True)
@@ -160,6 +161,51 @@ class LookAfterActGoes(Rule):
         unused = unused_values(view, written, tools)
         if unused:
             return Retry(line.tool, unused)
+        return Drop() if written else Prose(without_tools=True)
+
+
+@dataclass(frozen=True)
+class UnaskedActGoes(Rule):
+    """A step that acts on what the request asked about, which it never asked to act on, goes.
+
+    "What would all our SKU-100 stock come to at 25 each, with 10% off the
+    total?" was planned as the product, the total, the discount and then
+    ``product_reserve(sku="SKU-100", quantity=r4)``: 270 units reserved for
+    a question. Such a line takes an earlier result, writes only values of
+    the request that earlier lines or calls of the turn carry (the SKU),
+    and its tool acts (it needs two values or more) while no word of the
+    request names it ("Reserve every SKU-300 we still have" names
+    ``product_reserve``, and the reservation stands). A step that writes a
+    value of the request no line carries yet is asked for; one that takes
+    no result is another rule's (a value it wrote is its own or invented).
+    It does not run: the plan ends before it, and a first line after
+    results gives way to the answer (sixteenth pass).
+    """
+
+    def review(
+        self,
+        view: TurnView,
+        line: PlanLine,
+        written: Sequence[PlanLine],
+        tools: Sequence[ToolDefinition],
+    ) -> Review | None:
+        """``Drop`` (or the answer after results) for an act nobody asked for; else pass."""
+        if not line.refs or not (written or view.plan.results):
+            return None
+        if not _acts(tools, line.tool) or unused_values(view, written, tools):
+            return None
+        wanted = request_wanted(view, tools)
+        carried = line_carries(line, wanted, tool_schema(tools, line.tool))
+        if not carried or line.tool in named_tools(view.request, tools):
+            return None
+        planned = view.plan.plan.lines if view.plan.plan is not None else ()
+        earlier: set[str] = set()
+        for before in (*planned, *written):
+            earlier |= line_carries(before, wanted, tool_schema(tools, before.tool))
+        for name, arguments in view.call_arguments():
+            earlier |= uses(arguments, wanted, tool_schema(tools, name))
+        if carried - earlier:
+            return None
         return Drop() if written else Prose(without_tools=True)
 
 

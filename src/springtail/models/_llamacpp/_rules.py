@@ -37,6 +37,7 @@ from springtail.models._llamacpp._past_request import (
     CombinedResultsEnd,
     LookAfterActGoes,
     StrayLineGoes,
+    UnaskedActGoes,
 )
 from springtail.models._llamacpp._plan import PlanLine
 from springtail.models._llamacpp._plan_grammar import takes_free_text
@@ -65,6 +66,7 @@ __all__ = [
     "RepeatAsProse",
     "Rule",
     "StrayLineGoes",
+    "UnaskedActGoes",
     "UnknownToolAsProse",
     "UnusedValuesAskMore",
     "ValueFitsElsewhere",
@@ -382,6 +384,7 @@ DEFAULT_RULES: tuple[Rule, ...] = (
     FollowUpCallFloor(),
     CombinedResultsEnd(),
     LookAfterActGoes(),
+    UnaskedActGoes(),
     UnknownToolAsProse(),
     RepeatAsProse(),
     ValueFitsElsewhere(),
