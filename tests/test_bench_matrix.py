@@ -437,6 +437,34 @@ def test_a_first_line_no_retry_found_ends_in_a_search_of_its_subject() -> None:
     assert searched == Retry(default.without, only=default.only, then=frozenset({"find_events"}))
 
 
+def test_a_first_line_that_invents_a_text_and_a_number_looks_the_text_up() -> None:
+    from bench.matrix._experiments import MadeUpValuesTextGivers
+
+    from fake_llama import line, schema, view
+    from springtail.messages import UserMessage
+    from springtail.models._llamacpp import MadeUpValues, Prose, Retry
+    from springtail.tools._definition import ToolDefinition
+
+    day: dict[str, object] = {"type": "string", "description": "The day"}
+    tools = (
+        ToolDefinition(
+            "find_free_slot",
+            "The first free time on a day.",
+            schema(day=day, minutes={"type": "integer"}),
+        ),
+        ToolDefinition("list_events", "The events of a day.", schema(day=day)),
+        ToolDefinition("find_events", "Find events by a word.", schema(query={"type": "string"})),
+    )
+    asked = view(UserMessage("On the day of my project review, find two free hours."))
+    early = line('r1 = find_free_slot(day="2023-10-15", minutes=60)')
+    # The default reads the invented number as a computation nobody asked for: prose.
+    assert MadeUpValues().review(asked, early, [], tools) == Prose(without_tools=True)
+    # The experiment looks the invented day up among the tools that take a day.
+    assert MadeUpValuesTextGivers().review(asked, early, [], tools) == Retry(
+        "find_free_slot", only=frozenset({"list_events"})
+    )
+
+
 def test_the_share_after_results_is_read_without_changing_the_decision() -> None:
     from bench.matrix._experiments import ResultsCallFloor
     from bench.matrix._policies import policy

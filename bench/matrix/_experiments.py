@@ -36,7 +36,7 @@ from springtail.models._llamacpp._rule import (
     unused_values,
 )
 from springtail.models._llamacpp._rules import searches_by_text
-from springtail.models._llamacpp._subjects import tool_words, words
+from springtail.models._llamacpp._subjects import providers, tool_words, words
 from springtail.models._llamacpp._values import (
     argument_values,
     enum_choices,
@@ -331,6 +331,43 @@ class MadeUpValuesSearchLast(MadeUpValues):
         return verdict
 
 
+@dataclass(frozen=True)
+class MadeUpValuesTextGivers(MadeUpValues):
+    """A first line that invents a text and a number looks the text up, where a tool gives it.
+
+    "On the day of my project review, find two free hours …" wrote
+    ``find_free_slot(day="2023-10-15", minutes=60)``: the invented number
+    made the whole line a computation nobody asked for, and the reply was
+    prose with no call. The invented day is a value a tool gives (the tools
+    whose words match ``day``), so the line is written again among those, as
+    a line of invented texts alone already is (sixteenth pass).
+    """
+
+    def review(
+        self,
+        view: TurnView,
+        line: PlanLine,
+        written: Sequence[PlanLine],
+        tools: Sequence[ToolDefinition],
+    ) -> Review | None:
+        """``MadeUpValues``'s answer, with the text's givers instead of prose for a first line."""
+        verdict = super().review(view, line, written, tools)
+        if written or view.has_results or len(tools) < 2 or verdict != Prose(without_tools=True):
+            return verdict
+        arguments, schema = literal_arguments(line), tool_schema(tools, line.tool)
+        properties = (schema or {}).get("properties") or {}
+        texts = frozenset(
+            n
+            for n in invented(arguments, view.known, schema)
+            if (properties.get(n) or {}).get("type") == "string"
+        )
+        givers: frozenset[str] | None = None
+        for name in texts:
+            found = providers(name, properties.get(name), tools, besides=line.tool)
+            givers = found if givers is None else givers & found
+        return Retry(line.tool, only=givers) if givers else verdict
+
+
 EXPERIMENTS: dict[str, Rule] = {
     "FollowUpValues": FollowUpValues(),
     "AnswerOncePlanRan": AnswerOncePlanRan(),
@@ -345,6 +382,7 @@ EXPERIMENTS: dict[str, Rule] = {
     "ReplanStuckStep": ReplanStuckStep(),
     "UnitNamesTool": UnitNamesTool(),
     "MadeUpValuesSearchLast": MadeUpValuesSearchLast(),
+    "MadeUpValuesTextGivers": MadeUpValuesTextGivers(),
 }
 """An experiment whose class is a default rule's takes that rule's place; ``AFTER_DEFAULTS`` go
 last; the others go first."""
