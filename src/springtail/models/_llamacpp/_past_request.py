@@ -3,10 +3,9 @@
 A 1.5B model that has written every step the request asks for often writes
 one more: it combines results nobody asked to combine, looks around before
 a step, looks at what a step just did, or acts on what the request only
-asked about. Each rule here reads only the
-request, the tools' schemas and the plan's own lines; none names an
-application's tools or words. The measurement behind each is in
-``docs/embedded-model.md``.
+asked about. Each rule here reads only the request, the tools' schemas and
+the plan's own lines; none names an application's tools or words. The
+measurement behind each is in ``docs/embedded-model.md``.
 """
 
 from __future__ import annotations
