@@ -24,7 +24,7 @@ from springtail.models._llamacpp._rule import (
     unused_values,
 )
 from springtail.models._llamacpp._subjects import named_families, named_tools, tool_words, words
-from springtail.models._llamacpp._values import literals, normal, uses
+from springtail.models._llamacpp._values import literals, normal
 from springtail.models._llamacpp._view import TurnView
 from springtail.tools._definition import ToolDefinition
 
@@ -191,19 +191,14 @@ class UnaskedActGoes(Rule):
         """``Drop`` (or the answer after results) for an act nobody asked for; else pass."""
         if not line.refs or not (written or view.plan.results):
             return None
+        # With no request value left unused, every value the line carries is one an earlier
+        # line or call carries already.
         if not _acts(tools, line.tool) or unused_values(view, written, tools):
             return None
         wanted = request_wanted(view, tools)
-        carried = line_carries(line, wanted, tool_schema(tools, line.tool))
-        if not carried or line.tool in named_tools(view.request, tools):
+        if not line_carries(line, wanted, tool_schema(tools, line.tool)):
             return None
-        planned = view.plan.plan.lines if view.plan.plan is not None else ()
-        earlier: set[str] = set()
-        for before in (*planned, *written):
-            earlier |= line_carries(before, wanted, tool_schema(tools, before.tool))
-        for name, arguments in view.call_arguments():
-            earlier |= uses(arguments, wanted, tool_schema(tools, name))
-        if carried - earlier:
+        if line.tool in named_tools(view.request, tools):
             return None
         return Drop() if written else Prose(without_tools=True)
 
