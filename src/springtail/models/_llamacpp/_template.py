@@ -28,6 +28,7 @@ from springtail.messages import (
     ToolResponseMessage,
     UserMessage,
 )
+from springtail.models._llamacpp._binding import scalar
 from springtail.models._llamacpp._llama import chat_formatter
 from springtail.models._llamacpp._plan import PLAN_KEY, Plan, call_line, call_text, variables
 from springtail.models._llamacpp._stubs import tool_stubs
@@ -285,10 +286,12 @@ def _id_kind(data: str) -> str:
     Two results of one turn that are ids of the same shape (an order's and
     a message's) read alike: "The order number is M-1." (fifteenth pass).
     """
-    text = data.strip()
-    if not text or any(c.isspace() for c in text) or not any(c.isdigit() for c in text):
+    value = scalar(data)  # one plain value, at most 64 characters: not a long result
+    if not isinstance(value, str) or any(c.isspace() for c in value):
         return ""
-    kind = shape(normal(text))
+    if not any(c.isdigit() for c in value):
+        return ""
+    kind = shape(normal(value))
     return "" if kind == "number" else kind
 
 
