@@ -30,13 +30,14 @@ from springtail.models._llamacpp import (
     TurnView,
     UnusedValuesAskMore,
 )
+from springtail.models._llamacpp._made_up import givers
 from springtail.models._llamacpp._rule import (
     literal_arguments,
     tool_schema,
     unused_values,
 )
 from springtail.models._llamacpp._rules import searches_by_text
-from springtail.models._llamacpp._subjects import providers, tool_words, words
+from springtail.models._llamacpp._subjects import tool_words, words
 from springtail.models._llamacpp._values import (
     argument_values,
     enum_choices,
@@ -361,11 +362,8 @@ class MadeUpValuesTextGivers(MadeUpValues):
             for n in invented(arguments, view.known, schema)
             if (properties.get(n) or {}).get("type") == "string"
         )
-        givers: frozenset[str] | None = None
-        for name in texts:
-            found = providers(name, properties.get(name), tools, besides=line.tool)
-            givers = found if givers is None else givers & found
-        return Retry(line.tool, only=givers) if givers else verdict
+        found = givers(line, tools, texts) if texts else frozenset()
+        return Retry(line.tool, only=found) if found else verdict
 
 
 EXPERIMENTS: dict[str, Rule] = {

@@ -30,7 +30,7 @@ from springtail.models._llamacpp._values import (
 from springtail.models._llamacpp._view import TurnView
 from springtail.tools._definition import ToolDefinition
 
-__all__ = ["MadeUpValues"]
+__all__ = ["MadeUpValues", "givers"]
 
 
 @dataclass(frozen=True)
@@ -111,7 +111,7 @@ class MadeUpValues(Rule):
         # A text that repeats the request names no subject a tool gives ("Copy my groceries
         # note into a new note" as the new note's text): only invented values say which tool
         # to call first.
-        given = _given(line, tools, made_alone)
+        given = givers(line, tools, made_alone)
         if not written and made_up(arguments, view.known, schema):
             unused = unused_values(view, (line,), tools)
             if unused:
@@ -142,7 +142,7 @@ class MadeUpValues(Rule):
         return Drop()
 
 
-def _given(line: PlanLine, tools: Sequence[ToolDefinition], made: frozenset[str]) -> frozenset[str]:
+def givers(line: PlanLine, tools: Sequence[ToolDefinition], made: frozenset[str]) -> frozenset[str]:
     """The tools that give every invented argument of ``line`` (by their words), if any."""
     properties: Mapping[str, Any] = (tool_schema(tools, line.tool) or {}).get("properties") or {}
     found: frozenset[str] | None = None
