@@ -74,7 +74,9 @@ TOOLS = (CALCULATE, PERCENTAGE, LOOKUP, RESERVE, NOTE)
 
 MULTIPLY = 'r1 = calculate(operation="multiply", left=12, right=12)'
 SHARE = "r2 = percentage(part=r1, total=576)"
-REQUEST = "What is 12 times 12, and what percentage is that of 576?"
+# One clause each: above the lines of a request of several, springtail writes each clause as a
+# comment (``clause_comments``, tested on its own below), which these scripts do not write.
+REQUEST = "What is 12 times 12 and what percentage is that of 576?"
 
 
 def respond(
@@ -107,7 +109,7 @@ def first_turn(request: str = REQUEST) -> list[Message]:
     return [SystemMessage("You are a helpful assistant."), UserMessage(request)]
 
 
-TWICE_REQUEST = "What is 12 times 7, and what is 300 divided by 4?"
+TWICE_REQUEST = "What is 12 times 7 and what is 300 divided by 4?"
 
 
 def after(message: AssistantMessage, *results: str) -> list[Message]:
@@ -148,7 +150,7 @@ def test_a_tool_called_twice_in_a_turn_reads_each_result_with_its_call() -> None
         'r2 = calculate(operation="divide", left=300, right=4)',
         'r3 = product_lookup(sku="SKU-1")',
     )
-    request = TWICE_REQUEST + " And how many SKU-1 are in stock?"
+    request = TWICE_REQUEST[:-1] + " and how many SKU-1 are in stock?"
     opened = output(respond(replies(plan(*twice)), first_turn(request))[0])
     results = ToolResponseMessage(
         tuple(
@@ -177,7 +179,7 @@ def test_two_results_that_are_ids_of_one_shape_read_each_with_its_call() -> None
         'r2 = note_add(text="Call Sam")',
         'r3 = product_lookup(sku="SKU-2")',
     )
-    request = "Reserve 2 of SKU-1, save the note 'Call Sam', and how many SKU-2 are in stock?"
+    request = "Reserve 2 of SKU-1, save the note 'Call Sam' and tell me how many SKU-2 are left."
     opened = output(respond(replies(plan(*lines)), first_turn(request))[0])
     results = ToolResponseMessage(
         tuple(
@@ -542,6 +544,66 @@ def test_with_step_comments_the_model_names_each_next_step_before_it_is_written(
     share = ToolResponse(resumed.tool_calls[0].id, "percentage", "25")
     model.call(Prompt([*conversation, resumed, ToolResponseMessage((share,))], options))
     assert plan(first, MULTIPLY, step, SHARE) in runtime.prompts[-1]
+
+
+def test_with_clause_comments_each_line_is_written_under_the_clause_it_serves() -> None:
+    clauses = SmallModelPolicy(profile=replace(SmallModelPolicy().profile, clause_comments=True))
+    request = "Hi there! Reserve 3 of SKU-100 and 2 of SKU-200. Also, how many SKU-300 are left?"
+    first, second = "# Reserve 3 of SKU-100 and 2 of SKU-200.", "# Also, how many SKU-300 are left?"
+    lines = (
+        'r1 = product_reserve(sku="SKU-100", quantity=3)',
+        'r2 = product_reserve(sku="SKU-200", quantity=2)',
+        'r3 = product_lookup(sku="SKU-300")',
+    )
+    # springtail writes each comment: a model that wrote a line without them would not
+    # match, and one clause's two lines share its comment.
+    written = plan(first, lines[0], lines[1], second, lines[2])
+    message = output(respond(replies(written), first_turn(request), policy=clauses)[0])
+    assert message.metadata[PLAN_KEY] == [first, lines[0], lines[1], second, lines[2]]
+    assert [name for name, _ in calls(message)] == [
+        "product_reserve",
+        "product_reserve",
+        "product_lookup",
+    ]
+    # A request of one clause has no comment: its plan is the request's own.
+    single = "Reserve 3 of SKU-100 and 2 of SKU-200."
+    alone = output(respond(replies(plan(*lines[:2])), first_turn(single), policy=clauses)[0])
+    assert alone.metadata[PLAN_KEY] == list(lines[:2])
+
+
+def test_a_done_clause_gives_way_to_the_next_unless_it_holds_a_step_of_its_own() -> None:
+    clauses = SmallModelPolicy(profile=replace(SmallModelPolicy().profile, clause_comments=True))
+    look = 'r1 = product_lookup(sku="SKU-100")'
+    square = 'r2 = calculate(operation="multiply", left=r1, right=r1)'
+    reserve = 'r{} = product_reserve(sku="SKU-200", quantity=2)'
+
+    def planned(request: str, *alternatives: str) -> list[str]:
+        message = output(respond(replies(*alternatives), first_turn(request), policy=clauses)[0])
+        return list(message.metadata[PLAN_KEY])
+
+    # The model would go on from the lookup to a line of its own (its likeliest reply), but
+    # the first clause's values are all carried: the next clause's comment is written.
+    done = "Look up SKU-100. Then reserve 2 of SKU-200."
+    first, then = "# Look up SKU-100.", "# Then reserve 2 of SKU-200."
+    own = plan(first, look, 'r2 = product_lookup(sku="SKU-300")')
+    assert planned(done, own, plan(first, look, then, reserve.format(2))) == [
+        first,
+        look,
+        then,
+        reserve.format(2),
+    ]
+    # A clause with a step of no value of its own ("work out the square of that") stays
+    # while the model goes on: its next line is that step.
+    step = "Look up SKU-100, work out the square of that, and reserve 2 of SKU-200."
+    first, then = "# Look up SKU-100, work out the square of that", "# reserve 2 of SKU-200."
+    own = plan(first, look, square, then, reserve.format(3))
+    assert planned(step, own, plan(first, look, then, reserve.format(2))) == [
+        first,
+        look,
+        square,
+        then,
+        reserve.format(3),
+    ]
 
 
 # -- Retry(then=...) -------------------------------------------------------------------------

@@ -374,7 +374,7 @@ def test_after_results_no_more_lines_are_asked_for() -> None:
 
 
 def test_an_asked_for_line_that_picks_a_near_tool_is_written_again_without_it() -> None:
-    asked = UserMessage("What day of the week is 2026-12-25, and how many days until 2027-01-01?")
+    asked = UserMessage("What day of the week is 2026-12-25 and how many days until 2027-01-01?")
     near = plan('r1 = weekday(day="2026-12-25")', 'r2 = weekday(day="2026-12-26")')
     right = plan(
         'r1 = weekday(day="2026-12-25")', 'r2 = days_between(start="2026-12-25", end="2027-01-01")'
@@ -486,7 +486,7 @@ def test_the_default_rules_are_small_classes_asked_in_order() -> None:
 
 
 def test_an_asked_for_line_that_repeats_the_line_before_is_written_again_without_its_tool() -> None:
-    asked = UserMessage("What day of the week is 2026-12-25, and how many days until 2027-01-01?")
+    asked = UserMessage("What day of the week is 2026-12-25 and how many days until 2027-01-01?")
     first = 'r1 = weekday(day="2026-12-25")'
     looping = plan(first, 'r2 = weekday(day="2026-12-25")')
     right = plan(first, 'r2 = days_between(start="2026-12-25", end="2027-01-01")')

@@ -30,6 +30,7 @@ from springtail.models._llamacpp._binding import (
     shaped_tokens,
     stated_numbers,
 )
+from springtail.models._llamacpp._clauses import Clause, clauses, next_clause
 from springtail.models._llamacpp._decisions import (
     Close,
     Drop,
@@ -58,7 +59,7 @@ from springtail.models._llamacpp._plan import (
 from springtail.models._llamacpp._plan_grammar import line_grammar, value_grammar
 from springtail.models._llamacpp._policy import ToolPolicy
 from springtail.models._llamacpp._reply import Reply
-from springtail.models._llamacpp._rule import line_carries
+from springtail.models._llamacpp._rule import line_carries, request_wanted, unused_values
 from springtail.models._llamacpp._subjects import unit_takers
 from springtail.models._llamacpp._view import TurnView
 from springtail.tools._definition import ToolDefinition
@@ -118,8 +119,21 @@ class Planner:
         # A line turned away for a lookup, and the arguments the lookup's result gives it.
         deferred: tuple[PlanLine, frozenset[str], frozenset[str]] | None = None
         as_written: dict[str, PlanLine] = {}  # a waiting line, as the model wrote it
+        # A request that asks for several things: each line is written under the clause
+        # it serves, the first whose values no line carries yet.
+        parts: list[Clause] = []
+        if policy.profile.clause_comments and offer is None and not answered:
+            parts = clauses(view.request, request_wanted(view, tools))
+            parts = parts if len(parts) >= 2 else []
+        part, going_on = -1, False
         while len(lines) < MAX_LINES and not gen.cancel.is_set():
             variable = f"r{number}"
+            if parts and note is None:
+                unused = unused_values(view, lines, tools)
+                serves = next_clause(parts, part, unused, going_on=going_on)
+                if serves != part:
+                    part, comment = serves, f"# {parts[serves].text}"
+                    note = (comment, gen.tokenize(comment + "\n"))
             if steps and note is None:
                 note = self._step_comment(tokens, number)
             comment, comment_tokens = note or ("", [])
@@ -264,6 +278,7 @@ class Planner:
                 # the last call it names a step that is none ("# Step 3: Return the result").
                 note = self._step_comment(tokens, number + 1)
             wants = self._another(tokens + note[1] if note else tokens)
+            going_on = wants
             if isinstance(step, More):
                 # A line the model meant to write anyway may be a step between (it takes an
                 # earlier result) and carry none of the wanted values itself; one such step,

@@ -111,6 +111,12 @@ class DecodingProfile:
             words before it writes it, and a step whose need is a word of
             the request ("day of the week") is then written
             (seventh pass, docs/embedded-model.md).
+        clause_comments: With ``plans``, a request of two clauses or more
+            that hold its values ("… for Nina Rossi, 3 of SKU-4, and one for
+            Omar Diaz, 1 of SKU-8") has each line written under a comment
+            of the clause it serves, the first whose values no line carries
+            yet (``_clauses.py``): read as one bag of values, both SKUs went
+            into one order (seventeenth pass, docs/embedded-model.md).
         keyed_values: With ``plans``, a text value written from a JSON
             result is one of the values the result gives under the
             parameter's name or its last word (``start``, ``id`` for
@@ -134,6 +140,7 @@ class DecodingProfile:
     state_results: int = 0
     result_call: bool = False
     step_comments: bool = False
+    clause_comments: bool = False
     keyed_values: bool = False
 
     def __post_init__(self) -> None:
@@ -172,5 +179,6 @@ SMALL_MODEL_PROFILE = DecodingProfile(
     state_results=2,
     result_call=True,
     keyed_values=True,
+    clause_comments=True,
 )
 """The embedded presets' profile."""
