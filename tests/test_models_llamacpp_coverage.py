@@ -15,7 +15,7 @@ from springtail.messages import (
     UserMessage,
 )
 from springtail.models._llamacpp import LlamaCppChatModel, SmallModelPolicy
-from springtail.models._llamacpp._coverage import news, unstated
+from springtail.models._llamacpp._coverage import news, stated_part, unstated
 from springtail.models._llamacpp._plan import LINES_KEY, PLAN_KEY
 from springtail.tools._definition import ToolDefinition
 
@@ -95,6 +95,17 @@ def test_an_answer_that_goes_on_without_ending_a_sentence_keeps_what_it_had() ->
     text, finish = _answer(SmallModelPolicy(), then=SHORT + " And" + " so on" * 40)
     assert text == SHORT
     assert finish == "stop"
+
+
+def test_a_going_on_cut_at_its_length_keeps_what_it_says_whole_after_the_result() -> None:
+    cut = " The 6 kg parcel costs 31.50 EUR, for a parcel" + " of many sizes" * 40
+    text, finish = _answer(SmallModelPolicy(), then=SHORT + cut)
+    assert text == WHOLE
+    assert finish == "stop"
+    assert stated_part(" It is 19.00 EUR. And more", ["19.00"]) == " It is 19.00 EUR."
+    assert stated_part(" It is 19.00 EUR and more", ["19.00"]) == ""
+    code = ' For example:\nr2 = send(to="a@b.example", text="Hi.") And'
+    assert stated_part(code, ["a@b.example"]) == ""
 
 
 def test_an_answer_written_without_the_tools_states_each_result_too() -> None:

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from springtail.models._llamacpp._values import Literals, literals, normal, value_tokens
 
-__all__ = ["news", "unstated"]
+__all__ = ["news", "stated_part", "unstated"]
 
 
 def unstated(answer: str, results: Sequence[str], given: str) -> list[str]:
@@ -88,3 +88,33 @@ def _stated(value: str, said: Literals, text: str) -> bool:
 
 
 _TIME = re.compile(r"\d{1,2}:\d{2}")
+
+
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
+
+
+def stated_part(text: str, keys: Sequence[str]) -> str:
+    """What a continuation cut at its length says whole: up to a boundary after a key.
+
+    Made to state the patient it left out, the 1.5B model wrote "The patient
+    record for P-104 is Kenji Sato, born 1969-02-17, e-mail …, phone +81 3
+    555 0104, and insurance covers 70% of a visit" and was cut: dropped
+    whole, the answer named one patient of two (seventeenth pass,
+    docs/embedded-model.md). The sentence that holds a key is kept to its
+    end, or to the last comma after the key, then closed; nothing when the
+    text holds no key, or no boundary follows it, and when what it keeps
+    runs over a line or writes an ``=``: cut while it wrote a call out
+    ("For example, you can use the following code:" and a line of it),
+    it is no sentence of an answer.
+    """
+    ends = [m.end() for key in keys if (m := re.search(re.escape(key), text))]
+    if not ends:
+        return ""
+    after = min(ends)
+    sentence = _SENTENCE_END.search(text, after)
+    if sentence is not None:
+        kept = text[: sentence.end()]
+    else:
+        comma = text.rfind(", ", after)
+        kept = text[:comma].rstrip() + "." if comma >= 0 else ""
+    return "" if "\n" in kept.strip() or "=" in kept else kept

@@ -10,10 +10,11 @@ the policy (``_policy.py``) decides.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from springtail.models._llamacpp._coverage import news, unstated
+from springtail.models._llamacpp._coverage import news, stated_part, unstated
 from springtail.models._llamacpp._decisions import ByShare, Offer, Prose
 from springtail.models._llamacpp._decoder import Decoder
 from springtail.models._llamacpp._grammar import (
@@ -32,6 +33,8 @@ from springtail.models._llamacpp._view import TurnView
 from springtail.tools._definition import ToolDefinition
 
 __all__ = ["Generator"]
+
+logger = logging.getLogger("springtail.models.llamacpp")
 
 _SENTENCE = 64
 """Tokens an answer may go on for to state a result it left out: one sentence."""
@@ -196,11 +199,20 @@ class Generator:
             more = decoder.generate(
                 grammar, tokens=context, stream=False, max_new=_SENTENCE, reply=True, answer=True
             )
-            if more.finish_reason != "stop":
+            said = more.text
+            if more.finish_reason == "length":
+                # Cut mid-sentence: what it says whole stays, and the answer ends there.
+                said = stated_part(more.text, keys)
+                logger.debug("continuation cut at its length; kept %d characters", len(said))
+            elif more.finish_reason != "stop":
+                break
+            if not said:
                 break
             shown = StreamGate(decoder.sink, code=decoder.profile.plans)
-            shown.feed(more.text)
+            shown.feed(said)
             shown.flush()
-            text = text + more.text
+            text = text + said
+            if said != more.text:
+                break
             context += list(more.tokens)
         return reply if text == attempt.text else decoder.reply(text, (), "stop")
