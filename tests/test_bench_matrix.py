@@ -465,6 +465,31 @@ def test_a_first_line_that_invents_a_text_and_a_number_looks_the_text_up() -> No
     )
 
 
+def test_a_number_of_a_list_the_line_before_took_whole_waits_for_that_line() -> None:
+    from bench.matrix._experiments import ListedValueWaits
+
+    from fake_llama import line, schema, view
+    from springtail.messages import UserMessage
+    from springtail.models._llamacpp import Wait
+    from springtail.tools._definition import ToolDefinition
+
+    tools = (
+        ToolDefinition("average", "The mean.", schema(numbers={"type": "array"})),
+        ToolDefinition("order", "Order units.", schema(sku={"type": "string"}, items={})),
+    )
+    request = "Order SKU-5, as many as a week's mean; the weeks were 14, 18 and 22."
+    asked = view(UserMessage(request))
+    mean = line("r1 = average(numbers=[14, 18, 22])")
+    copied = line('r2 = order(sku="SKU-5", items=[{"quantity": 14}])')
+    assert ListedValueWaits().review(asked, copied, [mean], tools) == Wait(frozenset({"items"}))
+    # A number the request writes again is its own; a list of its own is another average.
+    twice = view(UserMessage("Order 14 of SKU-5; the weeks were 14, 18 and 22."))
+    assert ListedValueWaits().review(twice, copied, [mean], tools) is None
+    other = line("r2 = average(numbers=[14, 30])")
+    assert ListedValueWaits().review(asked, other, [mean], tools) is None
+    assert ListedValueWaits().review(asked, copied, [], tools) is None
+
+
 def test_the_share_after_results_is_read_without_changing_the_decision() -> None:
     from bench.matrix._experiments import ResultsCallFloor
     from bench.matrix._policies import policy

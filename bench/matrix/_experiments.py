@@ -29,6 +29,7 @@ from springtail.models._llamacpp import (
     Rule,
     TurnView,
     UnusedValuesAskMore,
+    Wait,
 )
 from springtail.models._llamacpp._made_up import givers
 from springtail.models._llamacpp._rule import (
@@ -39,9 +40,11 @@ from springtail.models._llamacpp._rule import (
 from springtail.models._llamacpp._rules import searches_by_text
 from springtail.models._llamacpp._subjects import tool_words, words
 from springtail.models._llamacpp._values import (
+    Known,
     argument_values,
     enum_choices,
     invented,
+    normal,
     shape,
     uses,
 )
@@ -366,6 +369,63 @@ class MadeUpValuesTextGivers(MadeUpValues):
         return Retry(line.tool, only=found) if found else verdict
 
 
+@dataclass(frozen=True)
+class ListedValueWaits(Rule):
+    """A number of a list the line before took whole, written alone, waits for that line.
+
+    "Order SKU-5 for Carla Mendes by express, as many as we sell in an
+    average week; the last four weeks were 14, 18, 22 and 26." planned
+    ``average(numbers=[14, 18, 22, 26])``, then ``create_order(...,
+    quantity=14)`` under the seventeenth pass's clause comments: the request
+    gave 14 as one of four, not for the quantity. The line waits for the
+    line before, whose result the value becomes, as a made-up value does
+    (seventeenth pass).
+    """
+
+    def review(
+        self,
+        view: TurnView,
+        line: PlanLine,
+        written: Sequence[PlanLine],
+        tools: Sequence[ToolDefinition],
+    ) -> Review | None:
+        """``Wait`` for the arguments that hold one number of the list the line before took."""
+        if not written:
+            return None
+        listed = {
+            normal(item)
+            for value in literal_arguments(written[-1]).values()
+            if isinstance(value, list) and len(value) >= 2
+            for item in value
+            if _is_number(item)
+        }
+        if not listed:
+            return None
+        request = Known(view.request)
+        waiting = frozenset(
+            name
+            for name, value in literal_arguments(line).items()
+            if not (isinstance(value, list) and all(_is_number(v) for v in value))
+            and any(
+                normal(leaf) in listed and request.times(normal(leaf)) == 1
+                for leaf in _numbers(value)
+            )
+        )
+        return Wait(waiting) if waiting else None
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _numbers(value: object) -> list[object]:
+    if isinstance(value, dict):
+        return [n for v in value.values() for n in _numbers(v)]
+    if isinstance(value, list):
+        return [n for v in value for n in _numbers(v)]
+    return [value] if _is_number(value) else []
+
+
 EXPERIMENTS: dict[str, Rule] = {
     "FollowUpValues": FollowUpValues(),
     "AnswerOncePlanRan": AnswerOncePlanRan(),
@@ -381,6 +441,7 @@ EXPERIMENTS: dict[str, Rule] = {
     "UnitNamesTool": UnitNamesTool(),
     "MadeUpValuesSearchLast": MadeUpValuesSearchLast(),
     "MadeUpValuesTextGivers": MadeUpValuesTextGivers(),
+    "ListedValueWaits": ListedValueWaits(),
 }
 """An experiment whose class is a default rule's takes that rule's place; ``AFTER_DEFAULTS`` go
 last; the others go first."""
