@@ -606,6 +606,33 @@ def test_a_done_clause_gives_way_to_the_next_unless_it_holds_a_step_of_its_own()
     ]
 
 
+def test_a_plan_with_clause_comments_resumes_from_a_stored_conversation() -> None:
+    clauses = SmallModelPolicy(profile=replace(SmallModelPolicy().profile, clause_comments=True))
+    request = "Look up SKU-100, work out the square of that, and reserve 2 of SKU-200."
+    first, then = "# Look up SKU-100, work out the square of that", "# reserve 2 of SKU-200."
+    look = 'r1 = product_lookup(sku="SKU-100")'
+    square = 'r2 = calculate(operation="multiply", left=r1, right=r1)'
+    reserve = 'r3 = product_reserve(sku="SKU-200", quantity=2)'
+    written = plan(first, look, square, then, reserve)
+    opened = output(respond(replies(written), first_turn(request), policy=clauses)[0])
+    # The lookup and the reservation run at once; the square waits for the lookup.
+    assert [name for name, _ in calls(opened)] == ["product_lookup", "product_reserve"]
+    results = ToolResponseMessage(
+        tuple(
+            ToolResponse(c.id, c.name, r)
+            for c, r in zip(opened.tool_calls, ("SKU-100: 12 in stock", "R-1"), strict=True)
+        )
+    )
+    stored = [decode_message(encode_message(m)) for m in [*first_turn(request), opened, results]]
+    resumed = plan('r2 = calculate(operation="multiply", left=12, right=12)')
+    response, runtime = respond(replies(resumed), stored, policy=clauses)
+    assert calls(output(response)) == [
+        ("calculate", {"operation": "multiply", "left": 12, "right": 12})
+    ]
+    # The model read its plan with the comments where it wrote them.
+    assert written in runtime.prompts[-1]
+
+
 # -- Retry(then=...) -------------------------------------------------------------------------
 
 
