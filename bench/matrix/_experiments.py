@@ -407,8 +407,7 @@ class ListedValueWaits(Rule):
             for name, value in literal_arguments(line).items()
             if not (isinstance(value, list) and all(_is_number(v) for v in value))
             and any(
-                normal(leaf) in listed and request.times(normal(leaf)) == 1
-                for leaf in _numbers(value)
+                v in listed and request.times(v) == 1 for v in argument_values({name: value}, None)
             )
         )
         return Wait(waiting) if waiting else None
@@ -416,14 +415,6 @@ class ListedValueWaits(Rule):
 
 def _is_number(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-def _numbers(value: object) -> list[object]:
-    if isinstance(value, dict):
-        return [n for v in value.values() for n in _numbers(v)]
-    if isinstance(value, list):
-        return [n for v in value for n in _numbers(v)]
-    return [value] if _is_number(value) else []
 
 
 EXPERIMENTS: dict[str, Rule] = {
