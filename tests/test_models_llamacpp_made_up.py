@@ -42,7 +42,8 @@ def test_a_first_line_that_reads_some_values_and_invents_one_is_a_step_too_early
     rule = MadeUpValues()
     asked = view(UserMessage("How many days is it from today until 2026-04-01?"))
     early = line('r1 = days_between(start="2026-03-01", end="2026-04-01")')
-    # The request names ``today``: the retry looks there first, then anywhere.
+    # The request names ``today``: the retry looks there first, then anywhere. The line read
+    # a value, so the model writes it again itself: which slot the result fills is its to say.
     today_first = Retry("days_between", only=frozenset({"today"}), then=frozenset())
     assert rule.review(asked, early, [], TOOLS) == today_first
     # With one tool, nothing else could come first: prose.
@@ -171,8 +172,9 @@ def test_a_step_too_early_is_retried_with_the_tools_the_request_names_first() ->
     tools = (add_event, *TOOLS)
     asked = view(UserMessage("Put 'Call the bank' on my calendar for today at 16:00."))
     early = line('r1 = add_event(title="Call the bank", day="2023-04-01", start="16:00")')
-    # The tools whose words match the invented parameter are the second choice.
-    takers = frozenset({"weekday", "days_between"})
+    # The tools whose words match the invented parameter are the second choice, less
+    # ``weekday``: it takes a ``day`` itself, so it cannot be the step that gives one.
+    takers = frozenset({"days_between"})
     assert MadeUpValues().review(asked, early, [], tools) == Retry(
         "add_event", only=frozenset({"today"}), then=takers
     )
@@ -412,9 +414,98 @@ def test_an_invented_id_with_nothing_named_is_looked_up_by_the_tool_that_gives_i
     asked = view(UserMessage("Please drop the team sync from my calendar, I can't make it."))
     early = line('r1 = cancel_event(event_id="12345")')
     assert MadeUpValues().review(asked, early, [], CALENDAR_TOOLS) == Retry(
-        "cancel_event", only=frozenset({"find_events"})
+        "cancel_event", only=frozenset({"find_events"}), looked_up=frozenset({"event_id"})
     )
     # Invented numbers are a computation nobody asked for, not an id to look up: prose.
     sums = view(UserMessage("How many minutes are there in a day?"))
     product = line("r1 = calculate(left=24, right=60)")
     assert MadeUpValues().review(sums, product, [], CALENDAR_TOOLS) == Prose(without_tools=True)
+
+
+# -- A tool that needs a value of the invented one's kind does not give it ---------------------
+
+DATE: dict[str, object] = {"type": "string", "format": "date"}
+WEEKDAY_OF_DATE = ToolDefinition("weekday", "The day of the week of a date.", schema(day=DATE))
+CALENDAR = (
+    WEEKDAY_OF_DATE,
+    ToolDefinition(
+        "days_between", "The number of days from one date to another.", schema(start=DATE, end=DATE)
+    ),
+    ToolDefinition("list_events", "List the events on one day.", schema(day=DATE)),
+    ToolDefinition(
+        "find_events",
+        "Find events whose title holds a word of the query; returns ids and days.",
+        schema(query={"type": "string"}),
+    ),
+    ToolDefinition("today", "Today's date.", schema()),
+)
+
+
+def test_a_first_line_s_invented_date_is_looked_up_by_a_tool_that_needs_no_date() -> None:
+    # Every tool here speaks of days; only the search needs none to give one. Before, the
+    # retry among all four wrote ``days_between`` with two invented dates, then prose.
+    asked = view(UserMessage("What weekday is my dentist appointment on?"))
+    invented = line('r1 = weekday(day="2023-04-15")')
+    day = frozenset({"day"})
+    assert MadeUpValues().review(asked, invented, [], CALENDAR) == Retry(
+        "weekday", only=frozenset({"find_events"}), looked_up=day
+    )
+    # A date kept by its parameter's name, not its format, is the same kind by that name.
+    named = (
+        ToolDefinition("weekday", "The day of the week.", schema(day={"type": "string"})),
+        ToolDefinition(
+            "list_events", "List the events on one day.", schema(day={"type": "string"})
+        ),
+        ToolDefinition(
+            "find_events", "Find events; returns ids and days.", schema(query={"type": "string"})
+        ),
+    )
+    assert MadeUpValues().review(asked, invented, [], named) == Retry(
+        "weekday", only=frozenset({"find_events"}), looked_up=day
+    )
+
+
+def test_a_tool_the_request_names_comes_first_for_a_line_of_invented_values() -> None:
+    asked = view(UserMessage("Which weekday is it today?"))
+    invented = line('r1 = weekday(day="2023-10-05")')
+    assert MadeUpValues().review(asked, invented, [], CALENDAR) == Retry(
+        "weekday",
+        only=frozenset({"today"}),
+        then=frozenset({"find_events"}),
+        looked_up=frozenset({"day"}),
+    )
+    # With no giver left, a line of invented values is prose, as before.
+    alone = (WEEKDAY_OF_DATE, CALENDAR[1])
+    assert MadeUpValues().review(asked, invented, [], alone) == Prose(without_tools=True)
+
+
+def test_a_line_turned_away_comes_back_after_the_step_that_gives_its_value_end_to_end() -> None:
+    # "What else is on the day of my project review?" found the review and ended there: the
+    # model wrote no second line. The line it first wrote comes back, its day the search's.
+    asked = UserMessage("What else is on the day of my project review?")
+    early = plan('r1 = list_events(day="2023-10-15")')
+    search = plan('r1 = find_events(query="project review")')
+
+    def script() -> Script:
+        return replies((early, 9.0), (search, 8.0))
+
+    message = ask(script(), [asked], tools=CALENDAR)
+    assert [c.name for c in message.tool_calls] == ["find_events"]
+    assert message.metadata[PLAN_KEY] == [
+        'r1 = find_events(query="project review")',
+        "r2 = list_events(day=r1)",
+    ]
+    # The line that waits for the search is not called before its result is in.
+    assert message.metadata[LINES_KEY] == ["r1"]
+
+
+def test_a_line_of_invented_values_comes_back_after_the_tool_the_request_names() -> None:
+    asked = UserMessage("Which weekday is it today?")
+    early = plan('r1 = weekday(day="2023-10-05")')
+
+    def script() -> Script:
+        return replies((early, 9.0), (plan("r1 = today()"), 8.0))
+
+    message = ask(script(), [asked], tools=CALENDAR)
+    assert [c.name for c in message.tool_calls] == ["today"]
+    assert message.metadata[PLAN_KEY] == ["r1 = today()", "r2 = weekday(day=r1)"]

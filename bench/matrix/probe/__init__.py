@@ -13,7 +13,9 @@ Per tool set, the probe holds, in this order:
 * four requests that ask for several independent things at once (``_multi``, kind ``multi``),
   written in the tenth pass (2026-12-04): two different tools, each called twice, none
   needing another's result, phrased as lists, separate sentences, "Also, ...", a later ask
-  put first, or behind a polite preamble.
+  put first, or behind a polite preamble;
+* for the calendar only, eight chains whose first step finds what the request only names
+  (``_lookups``, calendar cases 36-43), written in the eighteenth pass.
 
 Case ids are positional, so new requests are only ever appended.
 """
@@ -22,11 +24,12 @@ from __future__ import annotations
 
 from bench.matrix._cases import Case
 from bench.matrix.probe._cases import PROBE as _CHAINS
+from bench.matrix.probe._lookups import LOOKUPS as _LOOKUPS
 from bench.matrix.probe._multi import MULTI as _MULTI
 
 __all__ = ["PROBE"]
 
 PROBE: dict[str, tuple[Case, ...]] = {
-    name: chains + _MULTI[name] for name, chains in _CHAINS.items()
+    name: chains + _MULTI[name] + _LOOKUPS.get(name, ()) for name, chains in _CHAINS.items()
 }
-"""The probe's cases by tool set name: the chains first, then the several-at-once requests."""
+"""The probe's cases by tool set name: chains, several-at-once requests, then lookups."""

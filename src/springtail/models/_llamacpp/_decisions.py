@@ -134,8 +134,9 @@ class Retry:
     a first choice: when the new line is turned away too, the line is
     written once more with the tools of ``then`` (empty: any tool not yet
     turned away). With ``looked_up`` set, the line turned away comes back
-    after the new line, those of its arguments taking the new line's
-    result: the new line looks up what the line needed (an id from a name).
+    after the new line (of ``only`` or of ``then``), those of its arguments
+    taking the new line's result: the new line looks up what the line
+    needed (an id from a name, the day of an event named).
     """
 
     without: str

@@ -69,8 +69,15 @@ class MadeUpValues(Rule):
     texts when the request names nothing to carry, if a tool gives them
     ("Please drop the team sync from my calendar" wrote
     ``cancel_event(event_id="12345")``: the tool that finds events comes
-    first); invented numbers there are a computation nobody asked for, and
-    the reply is prose.
+    first, or a tool the request names: "Which weekday is it today?" names
+    ``today``), and the line comes back after that step, its invented
+    values taken from the step's result (``Retry.looked_up``); invented
+    numbers there are a computation nobody asked for, and the reply is
+    prose. For a first line, a tool that requires a parameter of an
+    invented value's kind (a date; else a parameter of the same name)
+    needs the value itself and gives none: "What weekday is my dentist
+    appointment on?" was retried with ``days_between``, which invented two
+    dates (eighteenth pass).
 
     A later line with such a value either computed it ahead or filled a slot
     the request gave no value for. When the line also carries a request value
@@ -112,20 +119,34 @@ class MadeUpValues(Rule):
         # note into a new note" as the new note's text): only invented values say which tool
         # to call first.
         given = givers(line, tools, made_alone)
+        if not written:
+            # A tool that needs a value of the invented one's kind does not give it: asked
+            # "What weekday is my dentist appointment on?", the retry among the tools whose
+            # words match ``day`` wrote ``days_between`` with two invented dates.
+            given = _without_needs(given, made_alone, schema, tools)
+            named = named_tools(view.request, tools) - {line.tool} if self.named_first else None
+            named = _without_needs(named or frozenset(), made_alone, schema, tools)
         if not written and made_up(arguments, view.known, schema):
             unused = unused_values(view, (line,), tools)
             if unused:
                 return Retry(line.tool, unused)
             # A text no one gave (an id, not a computed number) that a tool can look up:
-            # the chain starts there ("drop the team sync" wrote event_id="12345").
-            looked_up = given and _all_text(made_alone, schema)
-            return Retry(line.tool, only=given) if looked_up else Prose(without_tools=True)
+            # the chain starts there ("drop the team sync" wrote event_id="12345"), or at a
+            # tool the request names ("Which weekday is it today?" names ``today``).
+            if not (given and _all_text(made_alone, schema)):
+                return Prose(without_tools=True)
+            # The line comes back after that step, its invented values taken from the step's
+            # result: "What else is on the day of my project review?" found the review and
+            # ended there, without the day's events. (A line that read some values is written
+            # again by the model: which slot a result fills is its to say.)
+            if named:
+                return Retry(line.tool, only=named, then=given, looked_up=made_alone)
+            return Retry(line.tool, only=given, looked_up=made_alone)
         if not written:
             # The request's words may name where the chain starts ("… for today at 16:00"
             # names ``today``; the tools whose words match ``day`` are those that take one).
             # They are a guess: a line among them that does not stand either is written once
             # more with the tools that give the invented value (or any).
-            named = named_tools(view.request, tools) - {line.tool} if self.named_first else None
             if named:
                 return Retry(line.tool, only=named, then=given)
             return Retry(line.tool, only=given)
@@ -227,3 +248,30 @@ def _adds_request_values(
         earlier |= uses(literal_arguments(other), request, tool_schema(tools, other.tool))
     carried = uses(literal_arguments(line), request, tool_schema(tools, line.tool))
     return bool(carried - earlier)
+
+
+def _without_needs(
+    tools_for: frozenset[str],
+    made: frozenset[str],
+    schema: Mapping[str, Any] | None,
+    tools: Sequence[ToolDefinition],
+) -> frozenset[str]:
+    """Those of ``tools_for`` that require no value of an invented argument's kind themselves.
+
+    A kind is a parameter's format (a date), or else its name (``patient_id``).
+    """
+    properties: Mapping[str, Any] = (schema or {}).get("properties") or {}
+    kinds = {_kind(name, properties.get(name)) for name in made}
+    kept = set()
+    for name in tools_for:
+        other = tool_schema(tools, name) or {}
+        specs: Mapping[str, Any] = other.get("properties") or {}
+        if not kinds & {_kind(n, specs.get(n)) for n in other.get("required") or ()}:
+            kept.add(name)
+    return frozenset(kept)
+
+
+def _kind(name: str, spec: Any) -> str:
+    """A parameter's kind: its format where it has one, else its name."""
+    form = spec.get("format") if isinstance(spec, Mapping) else None
+    return f"format {form}" if isinstance(form, str) else f"name {name.lower()}"

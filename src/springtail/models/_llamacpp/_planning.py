@@ -206,7 +206,7 @@ class Planner:
             ):
                 redirected = redirected or retried
                 if verdict.looked_up:
-                    deferred = (line, verdict.looked_up, verdict.only)
+                    deferred = (line, verdict.looked_up, verdict.only | (verdict.then or set()))
                 # The line was a step too early, or the wrong tool: it is written again, in
                 # its place, without that tool.
                 # The new line is the model's second choice, not the step it meant to write:
