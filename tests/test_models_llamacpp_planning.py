@@ -676,6 +676,41 @@ def test_a_retry_s_first_choice_that_is_turned_away_gives_way_to_its_second_choi
     assert alone.tool_calls == ()
 
 
+def test_a_line_looked_up_comes_back_after_a_step_of_the_retry_s_second_choice() -> None:
+    class Guess(Rule):
+        """The first guess for the step is turned away; the second choice gives the value."""
+
+        def review(
+            self,
+            view: TurnView,
+            line: PlanLine,
+            written: Sequence[PlanLine],
+            tools: Sequence[ToolDefinition],
+        ) -> Review | None:
+            if line.tool == "days_between" and not line.refs:
+                return Retry(
+                    "days_between",
+                    only=frozenset({"weekday"}),
+                    then=frozenset({"today"}),
+                    looked_up=frozenset({"start"}),
+                )
+            return Retry("weekday") if line.tool == "weekday" else None
+
+    script = replies(
+        (plan('r1 = days_between(start="2026-03-01", end="2026-04-01")'), 9.0),
+        (plan('r1 = weekday(day="2026-03-01")'), 8.0),
+        (plan("r1 = today()"), 7.0),
+    )
+    asked: list[Message] = [UserMessage("How many days until 2026-04-01?")]
+    message = ask(script, asked, SmallModelPolicy(rules=(Guess(),)))
+    assert [c.name for c in message.tool_calls] == ["today"]
+    # The line turned away comes back after ``today``, its start taken from that result.
+    assert message.metadata[PLAN_KEY] == [
+        "r1 = today()",
+        'r2 = days_between(start=r1, end="2026-04-01")',
+    ]
+
+
 def test_a_retry_that_asks_for_a_request_value_may_follow_a_first_retry() -> None:
     events = ToolDefinition("list_events", "Events on a day.", schema(day={"type": "string"}))
 
