@@ -258,11 +258,7 @@ class UnitNamesTool(Rule):
         tools: Sequence[ToolDefinition],
     ) -> Review | None:
         """``Retry`` with the tools whose enums hold the unit of a value the line carries."""
-        numbers = {
-            float(v)
-            for v in literal_arguments(line).values()
-            if isinstance(v, int | float) and not isinstance(v, bool)
-        }
+        numbers = {float(v) for v in literal_arguments(line).values() if _is_number(v)}
         if not numbers:
             return None
         # A unit the tool's own schema speaks of (``weight_kg`` for "a 3 kg box") is its own.
@@ -414,6 +410,7 @@ class ListedValueWaits(Rule):
 
 
 def _is_number(value: object) -> bool:
+    """Whether a literal argument is a number (``True`` is not one)."""
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
