@@ -426,7 +426,8 @@ def test_an_invented_id_with_nothing_named_is_looked_up_by_the_tool_that_gives_i
 
 DATE: dict[str, object] = {"type": "string", "format": "date"}
 WEEKDAY_OF_DATE = ToolDefinition("weekday", "The day of the week of a date.", schema(day=DATE))
-CALENDAR = (
+# Date tools whose dates carry their format, beside a search that needs no date.
+DATED_TOOLS = (
     WEEKDAY_OF_DATE,
     ToolDefinition(
         "days_between", "The number of days from one date to another.", schema(start=DATE, end=DATE)
@@ -447,7 +448,7 @@ def test_a_first_line_s_invented_date_is_looked_up_by_a_tool_that_needs_no_date(
     asked = view(UserMessage("What weekday is my dentist appointment on?"))
     invented = line('r1 = weekday(day="2023-04-15")')
     day = frozenset({"day"})
-    assert MadeUpValues().review(asked, invented, [], CALENDAR) == Retry(
+    assert MadeUpValues().review(asked, invented, [], DATED_TOOLS) == Retry(
         "weekday", only=frozenset({"find_events"}), looked_up=day
     )
     # A date kept by its parameter's name, not its format, is the same kind by that name.
@@ -468,14 +469,14 @@ def test_a_first_line_s_invented_date_is_looked_up_by_a_tool_that_needs_no_date(
 def test_a_tool_the_request_names_comes_first_for_a_line_of_invented_values() -> None:
     asked = view(UserMessage("Which weekday is it today?"))
     invented = line('r1 = weekday(day="2023-10-05")')
-    assert MadeUpValues().review(asked, invented, [], CALENDAR) == Retry(
+    assert MadeUpValues().review(asked, invented, [], DATED_TOOLS) == Retry(
         "weekday",
         only=frozenset({"today"}),
         then=frozenset({"find_events"}),
         looked_up=frozenset({"day"}),
     )
     # With no giver left, a line of invented values is prose, as before.
-    alone = (WEEKDAY_OF_DATE, CALENDAR[1])
+    alone = (WEEKDAY_OF_DATE, DATED_TOOLS[1])
     assert MadeUpValues().review(asked, invented, [], alone) == Prose(without_tools=True)
 
 
@@ -489,7 +490,7 @@ def test_a_line_turned_away_comes_back_after_the_step_that_gives_its_value_end_t
     def script() -> Script:
         return replies((early, 9.0), (search, 8.0))
 
-    message = ask(script(), [asked], tools=CALENDAR)
+    message = ask(script(), [asked], tools=DATED_TOOLS)
     assert [c.name for c in message.tool_calls] == ["find_events"]
     assert message.metadata[PLAN_KEY] == [
         'r1 = find_events(query="project review")',
@@ -506,6 +507,6 @@ def test_a_line_of_invented_values_comes_back_after_the_tool_the_request_names()
     def script() -> Script:
         return replies((early, 9.0), (plan("r1 = today()"), 8.0))
 
-    message = ask(script(), [asked], tools=CALENDAR)
+    message = ask(script(), [asked], tools=DATED_TOOLS)
     assert [c.name for c in message.tool_calls] == ["today"]
     assert message.metadata[PLAN_KEY] == ["r1 = today()", "r2 = weekday(day=r1)"]

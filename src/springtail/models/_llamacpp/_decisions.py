@@ -134,7 +134,8 @@ class Retry:
     a first choice: when the new line is turned away too, the line is
     written once more with the tools of ``then`` (empty: any tool not yet
     turned away). With ``looked_up`` set, the line turned away comes back
-    after the new line (of ``only`` or of ``then``), those of its arguments
+    after the new line (a tool of ``only`` or of ``then``; not after a
+    line of any tool, which an empty ``then`` allows), those of its arguments
     taking the new line's result: the new line looks up what the line
     needed (an id from a name, the day of an event named).
     """
