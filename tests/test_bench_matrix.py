@@ -642,3 +642,54 @@ def test_a_value_whose_unit_is_another_tools_choice_retries_with_that_tool() -> 
     boxed = view(UserMessage("Ship a 3 kg box to Norway by express."))
     quote = line('r1 = shipping_quote(weight_kg=3, country="Norway", speed="express")')
     assert UnitNamesTool().review(boxed, quote, [], orders) is None
+
+
+def test_a_lookup_of_a_price_the_request_states_is_written_again_without_it() -> None:
+    from bench.matrix._experiments import StatedValueNotLookedUp
+
+    from fake_llama import line, view
+    from springtail.messages import UserMessage
+    from springtail.models._llamacpp import Retry
+
+    clinic = tuple(
+        t.tool_definition for t in next(s for s in TOOL_SETS if s.name == "clinic").build()
+    )
+    asked = view(UserMessage("Kenji Sato's checkup comes to 90 EUR. How much does he pay?"))
+    price = line('r1 = visit_price(visit_type="checkup")')
+    retried = StatedValueNotLookedUp().review(asked, price, [], clinic)
+    assert isinstance(retried, Retry)
+    assert retried.without == "visit_price"
+    assert "90" in retried.wanted
+    # Without the price in the request, the lookup is the step.
+    plain = view(UserMessage("What does Kenji Sato pay for a checkup?"))
+    assert StatedValueNotLookedUp().review(plain, price, [], clinic) is None
+    # A lookup that carries a value of the request is not this rule's.
+    patient = line('r1 = find_patient(name="Kenji Sato")')
+    assert StatedValueNotLookedUp().review(asked, patient, [], clinic) is None
+
+
+def test_an_id_written_into_a_search_goes_to_the_tool_that_takes_such_ids() -> None:
+    from bench.matrix._experiments import IdSearchedGoesToItsTaker
+
+    from fake_llama import line, view
+    from springtail.messages import UserMessage
+    from springtail.models._llamacpp import Retry, ValueFitsElsewhere
+
+    calendar = tuple(
+        t.tool_definition for t in next(s for s in TOOL_SETS if s.name == "calendar").build()
+    )
+    asked = view(UserMessage("Could you read me notes N-1 and N-2?"))
+    searched = line('r1 = search_notes(query="N-1")')
+    # No example to fit: the default leaves the search alone.
+    assert ValueFitsElsewhere().review(asked, searched, [], calendar) is None
+    # The experiment reads note_id's subject, a word of the search's name.
+    assert IdSearchedGoesToItsTaker().review(asked, searched, [], calendar) == Retry(
+        "search_notes", frozenset({"n-1"}), only=frozenset({"read_note"})
+    )
+    # A word searched for, or a date, is the search's to take.
+    worded = view(UserMessage("Find my groceries note."))
+    groceries = line('r1 = search_notes(query="groceries")')
+    assert IdSearchedGoesToItsTaker().review(worded, groceries, [], calendar) is None
+    dated = view(UserMessage("Any notes from 2026-03-18?"))
+    on_day = line('r1 = search_notes(query="2026-03-18")')
+    assert IdSearchedGoesToItsTaker().review(dated, on_day, [], calendar) is None

@@ -29,15 +29,18 @@ from springtail.models._llamacpp import (
     Rule,
     TurnView,
     UnusedValuesAskMore,
+    ValueFitsElsewhere,
     Wait,
 )
 from springtail.models._llamacpp._made_up import givers
+from springtail.models._llamacpp._plan_grammar import takes_free_text
 from springtail.models._llamacpp._rule import (
     literal_arguments,
+    literal_specs,
     tool_schema,
     unused_values,
 )
-from springtail.models._llamacpp._rules import searches_by_text
+from springtail.models._llamacpp._rules import searches_by_text, takes_id
 from springtail.models._llamacpp._subjects import tool_words, words
 from springtail.models._llamacpp._values import (
     Known,
@@ -409,6 +412,113 @@ class ListedValueWaits(Rule):
         return Wait(waiting) if waiting else None
 
 
+@dataclass(frozen=True)
+class StatedValueNotLookedUp(Rule):
+    """A lookup of what the request states already, with its number and unit, is not a step.
+
+    "Kenji Sato's checkup comes to 90 EUR. How much of it does he pay
+    himself?" was planned from ``visit_price(visit_type="checkup")`` ("The
+    price of a type of visit, in EUR"), and "A bill of 250 EUR with 65%
+    insurance coverage" too: the request states the price, number and unit.
+    A line of a tool that takes one value or none, which writes no value with
+    digits, while the request writes a number no line carries followed by a
+    word the tool's description holds, looks up what the request gave: it is
+    written again without that tool, and must carry a value the request
+    gives (nineteenth pass).
+    """
+
+    def review(
+        self,
+        view: TurnView,
+        line: PlanLine,
+        written: Sequence[PlanLine],
+        tools: Sequence[ToolDefinition],
+    ) -> Review | None:
+        """``Retry`` without a lookup of a number the request states with its unit."""
+        if view.has_results or line.refs:
+            return None
+        schema = tool_schema(tools, line.tool) or {}
+        if len(schema.get("required") or ()) > 1:
+            return None
+        if any(
+            any(c.isdigit() for c in normal(v))
+            for v in argument_values(literal_arguments(line), None)
+        ):
+            return None
+        own = next((tool_words(d) for d in tools if d.name == line.tool), frozenset())
+        unused = unused_values(view, written, tools)
+        for match in _VALUE_AND_WORD.finditer(view.request):
+            number = normal(match.group(1))
+            if number in unused and words(match.group(2)) & own:
+                return Retry(line.tool, unused)
+        return None
+
+
+@dataclass(frozen=True)
+class IdSearchedGoesToItsTaker(ValueFitsElsewhere):
+    """An id written into a search goes to the tool that takes ids of what the search searches.
+
+    "Could you read me notes N-1 and N-2" wrote ``search_notes(query="N-1")``
+    beside ``read_note(note_id)``, whose schema gives no example to fit. A
+    request value with letters and digits (not a date) in a search's free
+    text is written again with the tools that require an id whose subject
+    (``note`` of ``note_id``) is a word of the search's name or description.
+    Nineteenth pass: several at once, the notes request 0 → 2 of 2;
+    development 55 → 55 (it never fired); held-out 41 → **39** (it fired on a
+    calendar multi request under both prompts, and both failed; counted, not
+    read).
+    """
+
+    def review(
+        self,
+        view: TurnView,
+        line: PlanLine,
+        written: Sequence[PlanLine],
+        tools: Sequence[ToolDefinition],
+    ) -> Review | None:
+        """``ValueFitsElsewhere``'s answer, else ``Retry`` with the takers of a searched id."""
+        verdict = super().review(view, line, written, tools)
+        if verdict is not None:
+            return verdict
+        for name, value, spec in literal_specs(line, tools):
+            if not isinstance(value, str):
+                continue
+            text = normal(value)
+            if text not in view.values.literals or shape(text) == "number":
+                continue
+            if not any(c.isdigit() for c in text) or not _searched(text, name, spec):
+                continue
+            takers = _id_takers(line.tool, tools)
+            if takers:
+                return Retry(line.tool, frozenset({text}), only=takers)
+        return None
+
+
+def _searched(text: str, name: str, spec: object) -> bool:
+    """Whether an id of the request (not a date) was written into a search's free text."""
+    return (
+        takes_free_text(spec)
+        and not takes_id(name, spec)
+        and re.fullmatch(r"\d{4}-\d{2}-\d{2}", text) is None
+        and any(c.isalpha() for c in text)
+    )
+
+
+def _id_takers(searching: str, tools: Sequence[ToolDefinition]) -> frozenset[str]:
+    """The tools that require an id whose subject is a word of the tool ``searching``."""
+    own = next((tool_words(d) for d in tools if d.name == searching), frozenset())
+    takers = set()
+    for other in tools:
+        if other.name == searching:
+            continue
+        properties = other.input_schema.get("properties") or {}
+        for parameter in other.input_schema.get("required") or ():
+            subject = words(parameter.replace("_", " ")) - {"id"}
+            if takes_id(parameter, properties.get(parameter)) and subject and subject <= own:
+                takers.add(other.name)
+    return frozenset(takers)
+
+
 def _is_number(value: object) -> bool:
     """Whether a literal argument is a number (``True`` is not one)."""
     return isinstance(value, int | float) and not isinstance(value, bool)
@@ -430,6 +540,8 @@ EXPERIMENTS: dict[str, Rule] = {
     "MadeUpValuesSearchLast": MadeUpValuesSearchLast(),
     "MadeUpValuesTextGivers": MadeUpValuesTextGivers(),
     "ListedValueWaits": ListedValueWaits(),
+    "StatedValueNotLookedUp": StatedValueNotLookedUp(),
+    "IdSearchedGoesToItsTaker": IdSearchedGoesToItsTaker(),
 }
 """An experiment whose class is a default rule's takes that rule's place; ``AFTER_DEFAULTS`` go
 last; the others go first."""

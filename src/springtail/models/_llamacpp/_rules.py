@@ -328,7 +328,7 @@ class LookUpFirst(Rule):
         """``Retry`` with the lookups that take the word, the line coming back after them."""
         request = normal(view.request)
         for name, value, spec in literal_specs(line, tools):
-            if not isinstance(value, str) or not _takes_id(name, spec):
+            if not isinstance(value, str) or not takes_id(name, spec):
                 continue
             text = normal(value)
             if any(c.isdigit() for c in text):
@@ -348,7 +348,7 @@ class LookUpFirst(Rule):
         return None
 
 
-def _takes_id(name: str, spec: Any) -> bool:
+def takes_id(name: str, spec: Any) -> bool:
     """Whether a parameter takes an id: named ``id`` or ``…_id``, or its example has digits."""
     if name.lower() == "id" or name.lower().endswith("_id"):
         return True
@@ -361,7 +361,7 @@ def searches_by_text(tool: ToolDefinition) -> bool:
     if len(required) != 1:
         return False
     spec = (tool.input_schema.get("properties") or {}).get(required[0])
-    return takes_free_text(spec) and not _takes_id(required[0], spec)
+    return takes_free_text(spec) and not takes_id(required[0], spec)
 
 
 def _fits(value: str, spec: Any) -> bool:
