@@ -128,12 +128,56 @@ def test_a_later_line_that_invents_a_value_and_adds_nothing_ends_the_plan() -> N
     assert rule.review(view(ASKED), half, [], TOOLS) == Retry("days_between")
 
 
+ARITHMETIC = (
+    ToolDefinition(
+        "calculate",
+        "Two numbers added or multiplied.",
+        schema(
+            operation={"type": "string", "enum": ["add", "multiply"]},
+            left={"type": "number"},
+            right={"type": "number"},
+        ),
+    ),
+    ToolDefinition(
+        "percentage",
+        "What percentage one number is of another.",
+        schema(part={"type": "number"}, total={"type": "number"}),
+    ),
+)
+
+
 def test_a_later_line_that_computed_a_value_ahead_waits_for_the_line_before() -> None:
     rule = MadeUpValues()
-    asked = view(UserMessage("How many days are there from 2026-12-25 until 2027-03-01?"))
-    first = line('r1 = weekday(day="2026-12-25")')
-    ahead = line('r2 = days_between(start="2026-12-26", end="2027-03-01")')
-    assert rule.review(asked, ahead, [first], TOOLS) == Wait(frozenset({"start"}))
+    asked = view(UserMessage("What is 12 times 12, and what percentage is that of 576?"))
+    first = line('r1 = calculate(operation="multiply", left=12, right=12)')
+    ahead = line("r2 = percentage(part=144, total=576)")
+    assert rule.review(asked, ahead, [first], ARITHMETIC) == Wait(frozenset({"part"}))
+
+
+NOTES_AND_DAYS = (
+    ToolDefinition(
+        "add_note", "Save a note.", schema(title={"type": "string"}, text={"type": "string"})
+    ),
+    ToolDefinition("list_events", "List the events on one day.", schema(day={"type": "string"})),
+    ToolDefinition(
+        "find_free_slot",
+        "The first free time on a day for an event of the given length.",
+        schema(day={"type": "string"}, minutes={"type": "integer"}),
+    ),
+)
+
+
+def test_a_later_line_asked_for_whose_line_before_gives_no_number_picked_a_near_tool() -> None:
+    rule = MadeUpValues()
+    asked = view(
+        UserMessage("Save a note 'Gate' with 4471#. Also, what's on my calendar on 2026-03-18?")
+    )
+    note = line('r1 = add_note(title="Gate", text="4471#")')
+    slot = line('r2 = find_free_slot(day="2026-03-18", minutes=60)')
+    # A note gives no length: waiting for it took a 4 from its result. The line asked for is
+    # written again without the tool that needs the made-up length, and must carry the day.
+    retry = Retry("find_free_slot", frozenset({"2026-03-18"}))
+    assert rule.review(asked, slot, [note], NOTES_AND_DAYS) == retry
 
 
 def test_an_invented_call_is_answered_from_a_prompt_without_the_tools() -> None:
@@ -510,3 +554,36 @@ def test_a_line_of_invented_values_comes_back_after_the_tool_the_request_names()
     message = ask(script(), [asked], tools=DATED_TOOLS)
     assert [c.name for c in message.tool_calls] == ["today"]
     assert message.metadata[PLAN_KEY] == ["r1 = today()", "r2 = weekday(day=r1)"]
+
+
+def test_a_later_line_s_invented_date_is_looked_up_by_a_tool_whose_results_hold_days() -> None:
+    # "How many days from today until my team sync?" went from today() to days_between with
+    # an end nobody gave; no tool's words match ``end``, so the line was dropped. The search
+    # that "returns ids and days" needs no date: it comes first, and the line takes its day.
+    asked = view(UserMessage("How many days from today until my team sync?"))
+    first = line("r1 = today()")
+    ahead = line('r2 = days_between(start=r1, end="2023-04-15")')
+    assert MadeUpValues().review(asked, ahead, [first], DATED_TOOLS) == Retry(
+        "days_between", only=frozenset({"find_events"}), looked_up=frozenset({"end"})
+    )
+    # With no tool whose results hold days, the plan ends before the line, as before.
+    undated = tuple(d for d in DATED_TOOLS if d.name != "find_events")
+    assert MadeUpValues().review(asked, ahead, [first], undated) == Drop()
+
+
+def test_a_later_line_comes_back_after_the_search_that_gives_its_date_end_to_end() -> None:
+    asked = UserMessage("How many days from today until my team sync?")
+    invented = plan("r1 = today()", 'r2 = days_between(start=r1, end="2023-04-15")')
+    searched = plan("r1 = today()", 'r2 = find_events(query="team sync")')
+
+    def script() -> Script:
+        return replies((invented, 9.0), (searched, 8.0))
+
+    message = ask(script(), [asked], tools=DATED_TOOLS)
+    assert [c.name for c in message.tool_calls] == ["today", "find_events"]
+    assert message.metadata[PLAN_KEY] == [
+        "r1 = today()",
+        'r2 = find_events(query="team sync")',
+        "r3 = days_between(start=r1, end=r2)",
+    ]
+    assert message.metadata[LINES_KEY] == ["r1", "r2"]

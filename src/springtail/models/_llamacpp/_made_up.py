@@ -16,7 +16,7 @@ from typing import Any
 from springtail.models._llamacpp._decisions import Drop, Keep, Prose, Retry, Review, Wait
 from springtail.models._llamacpp._plan import PlanLine
 from springtail.models._llamacpp._rule import Rule, literal_arguments, tool_schema, unused_values
-from springtail.models._llamacpp._subjects import named_tools, providers
+from springtail.models._llamacpp._subjects import named_tools, providers, words
 from springtail.models._llamacpp._values import (
     Known,
     invented,
@@ -81,19 +81,27 @@ class MadeUpValues(Rule):
 
     A later line with such a value either computed it ahead or filled a slot
     the request gave no value for. When the line also carries a request value
-    no earlier line carries, the request asked for it and the model computed
-    ahead ("12 times 12, and what percentage is that of 576?" went on to
-    ``percentage(part=144, total=576)``): the line waits for the line before
-    it, whose result the value becomes. It waits too when it is a step of a
-    chain (it takes an earlier result) and the line before gives that value
+    no earlier line carries, the request asked for it; if the line before
+    writes a number of its own or gives the value by its words, the model
+    computed ahead ("12 times 12, and what percentage is that of 576?" went
+    on to ``percentage(part=144, total=576)``): the line waits for the line
+    before it, whose result the value becomes. Otherwise a near tool was
+    picked for a slot the request has no value for (``find_free_slot(day=
+    "2026-03-18", minutes=60)`` for "what's on my calendar on 2026-03-18?"
+    after a note), and the line is written again without it, carrying the
+    request's value (nineteenth pass). A line waits too when it is a step of
+    a chain (it takes an earlier result) and the line before gives that value
     (``patient_share(price=r1, coverage_percent=0.8)`` after a patient's
     record), or when its invented text names what the line before looked up
     (``todo_add(title="Call C-102 back")`` after customer C-102's lookup: the
     title is about the customer). A chain step whose value another tool
     gives, not yet called, is written again with only those tools (the step
-    between). Otherwise the step was invented ("How many units of SKU-200
-    are left?" went on to ``product_reserve(sku="SKU-200", quantity=10)``)
-    and the plan ends before it. A variable is a result, not an invention.
+    between); a date or time no tool gives by its words is given by a tool
+    whose description speaks of such values and needs none ("returns ids and
+    days"), and the line comes back after it, taking its result. Otherwise
+    the step was invented ("How many units of SKU-200 are left?" went on to
+    ``product_reserve(sku="SKU-200", quantity=10)``) and the plan ends before
+    it. A variable is a result, not an invention.
     """
 
     named_first: bool = True
@@ -151,15 +159,30 @@ class MadeUpValues(Rule):
                 return Retry(line.tool, only=named, then=given)
             return Retry(line.tool, only=given)
         before = written[-1]
-        if (
-            _adds_request_values(view, line, written, tools)
-            or (line.refs and before.tool in given)
-            or _names_key(arguments, made, before)
-        ):
+        if (line.refs and before.tool in given) or _names_key(arguments, made, before):
             return Wait(made)
+        added = _added_request_values(view, line, written, tools)
+        if added:
+            # The request asked for the line, and the line before computed the value ahead, if
+            # it can give one: asked "what's on my calendar on 2026-03-18?" after two notes, the
+            # model wrote ``find_free_slot(day="2026-03-18", minutes=60)``, which waited for a
+            # note's search and took a 4 from it. A line before that writes no number of its
+            # own and gives no such value by its words leaves a near tool, picked for a slot
+            # the request has no value for: the line is written again without it.
+            if before.tool in given or _writes_number(before):
+                return Wait(made)
+            return Retry(line.tool, added)
         between = given - {w.tool for w in written}
         if line.refs and between:
             return Retry(line.tool, only=between)
+        # A date no tool gives by its words may be one a tool's results hold: asked "How many
+        # days from today until my team sync?", the plan went from ``today()`` to
+        # ``days_between(start=r1, end="2023-04-15")``; the search that "returns ids and
+        # days" finds the sync, and the line comes back taking its day (nineteenth pass).
+        dated = _without_needs(_dated_givers(made_alone, schema, tools), made_alone, schema, tools)
+        between = dated - {line.tool} - {w.tool for w in written}
+        if line.refs and between:
+            return Retry(line.tool, only=between, looked_up=made_alone)
         return Drop()
 
 
@@ -238,16 +261,29 @@ def _parroted(arguments: Mapping[str, Any], request: str) -> frozenset[str]:
     )
 
 
-def _adds_request_values(
+def _added_request_values(
     view: TurnView, line: PlanLine, written: Sequence[PlanLine], tools: Sequence[ToolDefinition]
-) -> bool:
-    """Whether ``line`` carries a value of the request that no earlier line carries."""
+) -> frozenset[str]:
+    """The values of the request that ``line`` carries and no earlier line carries."""
     request = view.values.literals
     earlier: set[str] = set()
     for other in written:
         earlier |= uses(literal_arguments(other), request, tool_schema(tools, other.tool))
     carried = uses(literal_arguments(line), request, tool_schema(tools, line.tool))
-    return bool(carried - earlier)
+    return frozenset(carried - earlier)
+
+
+def _writes_number(line: PlanLine) -> bool:
+    """Whether a line writes a number of its own (a computation's operand), alone or in a list."""
+    return any(
+        _is_number(item)
+        for value in literal_arguments(line).values()
+        for item in (value if isinstance(value, list) else [value])
+    )
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def _without_needs(
@@ -269,6 +305,35 @@ def _without_needs(
         if not kinds & {_kind(n, specs.get(n)) for n in other.get("required") or ()}:
             kept.add(name)
     return frozenset(kept)
+
+
+_DATED_WORDS = {
+    "date": frozenset({"date", "day"}),
+    "date-time": frozenset({"date", "day", "time"}),
+    "time": frozenset({"time"}),
+}
+"""The words a tool that gives a value of each JSON Schema format speaks of (its results)."""
+
+
+def _dated_givers(
+    made: frozenset[str], schema: Mapping[str, Any] | None, tools: Sequence[ToolDefinition]
+) -> frozenset[str]:
+    """The tools whose descriptions speak of every invented argument's format (its dates).
+
+    Only arguments with a date or time format have such givers: a text's
+    kind is its name, which ``givers`` reads already.
+    """
+    properties: Mapping[str, Any] = (schema or {}).get("properties") or {}
+    found: frozenset[str] | None = None
+    for name in made:
+        spec = properties.get(name)
+        form = spec.get("format") if isinstance(spec, Mapping) else None
+        spoken = _DATED_WORDS.get(form) if isinstance(form, str) else None
+        if spoken is None:
+            return frozenset()
+        tools_for = frozenset(d.name for d in tools if words(d.description) & spoken)
+        found = tools_for if found is None else found & tools_for
+    return found or frozenset()
 
 
 def _kind(name: str, spec: Any) -> str:
