@@ -54,10 +54,16 @@ class ByShare:
     """
 
     threshold: float
+    named: float | None = None
+    """Below ``threshold`` but at this share or more, prose whose first sentence names an
+    offered tool (``list_appointments``) is the call it describes: it is held back until
+    that sentence ends, and never shown when it names one."""
 
     def __post_init__(self) -> None:
         if not 0.0 < self.threshold <= 1.0:
             raise ValueError(f"threshold={self.threshold} must lie in (0, 1].")
+        if self.named is not None and not 0.0 < self.named <= self.threshold:
+            raise ValueError(f"named={self.named} must lie in (0, threshold].")
 
 
 @dataclass(frozen=True, slots=True)

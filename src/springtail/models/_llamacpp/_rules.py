@@ -128,15 +128,21 @@ class CallShare(Rule):
     spreads a call over several openings (a code fence, ``{"``, a tag) while
     one word of prose ("To") takes the top place: the top token decided 73
     right, the share at 0.3 decided 78 (docs/embedded-model.md).
+
+    From ``named`` up to ``threshold``, prose whose first sentence names an
+    offered tool is the call it describes ("To find Aisha Khan's upcoming
+    appointments, I need to call the ``list_appointments`` function with the
+    patient ID …", at 0.26; nineteenth pass).
     """
 
     threshold: float = 0.3
+    named: float | None = 0.1
 
     def opening(self, view: TurnView, tools: Sequence[ToolDefinition]) -> Opening | None:
         """The share decides a request's first reply (a follow-up's is another rule's)."""
         if view.follow_up or view.has_results:
             return None
-        return ByShare(self.threshold)
+        return ByShare(self.threshold, self.named)
 
 
 @dataclass(frozen=True)
