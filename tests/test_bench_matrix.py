@@ -693,3 +693,13 @@ def test_an_id_written_into_a_search_goes_to_the_tool_that_takes_such_ids() -> N
     dated = view(UserMessage("Any notes from 2026-03-18?"))
     on_day = line('r1 = search_notes(query="2026-03-18")')
     assert IdSearchedGoesToItsTaker().review(dated, on_day, [], calendar) is None
+
+
+def test_the_call_told_in_prose_is_an_experiment_in_call_share_s_place() -> None:
+    from bench.matrix._policies import policy
+
+    from springtail.models._llamacpp import CallShare
+
+    shares = [r for r in policy("with:CallShareNamed").rules if isinstance(r, CallShare)]
+    assert shares == [CallShare(named=0.1)]
+    assert [r for r in policy("default").rules if isinstance(r, CallShare)] == [CallShare()]

@@ -135,8 +135,8 @@ def test_an_answer_that_opens_as_a_plan_line_is_written_again_without_the_tools(
 
 
 def test_a_first_reply_is_decided_by_the_share_of_call_openings() -> None:
-    assert CallShare(0.3).opening(view(ASKED), TOOLS) == ByShare(0.3, named=0.1)
-    assert CallShare(0.3, named=None).opening(view(ASKED), TOOLS) == ByShare(0.3)
+    assert CallShare(0.3).opening(view(ASKED), TOOLS) == ByShare(0.3)
+    assert CallShare(0.3, named=0.1).opening(view(ASKED), TOOLS) == ByShare(0.3, named=0.1)
     assert CallShare().opening(view(*answered()), TOOLS) is None  # after results: another rule's
 
 
@@ -167,28 +167,34 @@ def test_below_the_share_a_call_shaped_top_token_gives_prose() -> None:
 
 
 DESCRIBED = "To find out, I need to call the `weekday` function with 2026-12-25. It is a day."
+NAMED = SmallModelPolicy(rules=(CallShare(0.3, named=0.1),))
 
 
 def test_prose_that_names_a_tool_under_the_share_is_the_call_it_describes() -> None:
     # The call's share is about 0.27: prose by the threshold, but its first sentence
     # describes the call the model meant. That sentence is never shown.
     script = replies((DESCRIBED, 6.0), (plan('r1 = weekday(day="2026-12-25")'), 5.0))
-    message = ask(script, [ASKED])
+    message = ask(script, [ASKED], NAMED)
     assert [c.name for c in message.tool_calls] == ["weekday"]
-    model = LlamaCppChatModel._over(FakeRuntime(script))
+    model = LlamaCppChatModel._over(FakeRuntime(script), policy=NAMED)
     options = ChatOptions(tool_callbacks=tuple(FakeTool(t) for t in TOOLS))
     chunks = list(model.stream(Prompt([ASKED], options)))
     streamed = "".join(c.result.output.text for c in chunks if c.result is not None)
     assert "weekday" not in streamed
-    # Without the named share, the description is the answer.
-    plain = SmallModelPolicy(rules=(CallShare(0.3, named=None),))
-    assert ask(script, [ASKED], plain).text == DESCRIBED
+    # Without the named share (the default), the description is the answer.
+    assert ask(script, [ASKED]).text == DESCRIBED
+
+
+def test_a_reply_of_one_sentence_that_describes_the_call_is_that_call() -> None:
+    described = "To find out, I need to call the `weekday` function with 2026-12-25."
+    script = replies((described, 6.0), (plan('r1 = weekday(day="2026-12-25")'), 5.0))
+    assert [c.name for c in ask(script, [ASKED], NAMED).tool_calls] == ["weekday"]
 
 
 def test_prose_that_names_a_tool_far_under_the_share_stays_prose() -> None:
     # At a share of about 0.05 the model is answering: a tool it names is part of the answer.
     script = replies((DESCRIBED, 6.0), (plan('r1 = weekday(day="2026-12-25")'), 3.0))
-    message = ask(script, [ASKED])
+    message = ask(script, [ASKED], NAMED)
     assert message.tool_calls == ()
     assert message.text == DESCRIBED
 
@@ -196,7 +202,7 @@ def test_prose_that_names_a_tool_far_under_the_share_stays_prose() -> None:
 def test_prose_under_the_share_that_names_no_tool_streams_as_before() -> None:
     said = "Christmas Day 2026 falls on a Friday. Enjoy it."
     script = replies((said, 6.0), (plan('r1 = weekday(day="2026-12-25")'), 5.0))
-    model = LlamaCppChatModel._over(FakeRuntime(script))
+    model = LlamaCppChatModel._over(FakeRuntime(script), policy=NAMED)
     options = ChatOptions(tool_callbacks=tuple(FakeTool(t) for t in TOOLS))
     chunks = list(model.stream(Prompt([ASKED], options)))
     streamed = "".join(c.result.output.text for c in chunks if c.result is not None)

@@ -78,3 +78,19 @@ def test_a_one_word_tool_name_is_a_tool_only_in_backticks_or_called() -> None:
     assert named_tool("Run today() first.", names) == "today"
     assert named_tool("Use list_events for that day.", names) == "list_events"
     assert named_tool("Use list_events_v2 for that day.", names) is None
+
+
+def test_a_held_reply_of_one_sentence_that_names_a_tool_ends_as_a_call() -> None:
+    sent: list[str] = []
+    gate = StreamGate(sent.append, code=True)
+    gate.hold_first_sentence({"search_notes"})
+    gate.feed("You can use the `search_notes` function with the query.")
+    assert sent == []  # nothing follows the full stop yet
+    assert gate.ended_as_call()
+    assert gate.named == "search_notes"
+    plain = StreamGate(sent.append, code=True)
+    plain.hold_first_sentence({"search_notes"})
+    plain.feed("It is a Friday.")
+    assert not plain.ended_as_call()
+    plain.flush()
+    assert "".join(sent) == "It is a Friday."

@@ -14,6 +14,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
 from springtail.models._llamacpp import (
+    CallShare,
     CombinedResultsEnd,
     Drop,
     Free,
@@ -542,6 +543,7 @@ EXPERIMENTS: dict[str, Rule] = {
     "ListedValueWaits": ListedValueWaits(),
     "StatedValueNotLookedUp": StatedValueNotLookedUp(),
     "IdSearchedGoesToItsTaker": IdSearchedGoesToItsTaker(),
+    "CallShareNamed": CallShare(named=0.1),
 }
 """An experiment whose class is a default rule's takes that rule's place; ``AFTER_DEFAULTS`` go
 last; the others go first."""

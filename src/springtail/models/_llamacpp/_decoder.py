@@ -288,6 +288,8 @@ class Decoder:
                 sampler.close()
         if not stops.stopped:
             gate.feed(stops.feed(decoder.decode(b"", final=True))[0] + stops.rest())
+        if stop_at_call and finish == "stop" and gate.ended_as_call():
+            finish = "call"  # a reply of one sentence that described the call
         self.completion_tokens += len(produced)
         logger.debug(
             "generated %d tokens (%s, grammar: %s): %r",

@@ -129,14 +129,16 @@ class CallShare(Rule):
     one word of prose ("To") takes the top place: the top token decided 73
     right, the share at 0.3 decided 78 (docs/embedded-model.md).
 
-    From ``named`` up to ``threshold``, prose whose first sentence names an
-    offered tool is the call it describes ("To find Aisha Khan's upcoming
-    appointments, I need to call the ``list_appointments`` function with the
-    patient ID …", at 0.26; nineteenth pass).
+    With ``named``, from that share up to ``threshold``, prose whose first
+    sentence names an offered tool is the call it describes ("To find Aisha
+    Khan's upcoming appointments, I need to call the ``list_appointments``
+    function with the patient ID …", at 0.26). Off by default: it passed no
+    request more on any set, and turned a held-out request that needs no
+    tool into a call (nineteenth pass; ``CallShareNamed`` in ``bench/``).
     """
 
     threshold: float = 0.3
-    named: float | None = 0.1
+    named: float | None = None
 
     def opening(self, view: TurnView, tools: Sequence[ToolDefinition]) -> Opening | None:
         """The share decides a request's first reply (a follow-up's is another rule's)."""

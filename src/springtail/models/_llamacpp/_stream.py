@@ -81,6 +81,21 @@ class StreamGate:
         """
         self._names = names
 
+    def ended_as_call(self) -> bool:
+        """At the reply's end, whether a first sentence still held names a tool: a call.
+
+        A reply of one sentence ("… you can use the ``search_notes``
+        function.") ends before anything follows its full stop.
+        """
+        if self._kind is not ReplyKind.TEXT or not self._names:
+            return False
+        self.named = named_tool(self.text(), self._names)
+        self._names = ()
+        if self.named is None:
+            return False
+        self._kind = ReplyKind.CALLS
+        return True
+
     def feed(self, delta: str) -> None:
         if not delta:
             return
