@@ -52,6 +52,7 @@ from springtail.models._llamacpp._values import (
     shape,
     uses,
 )
+from springtail.models._llamacpp._worded_dates import ISO_DATE
 from springtail.tools._definition import ToolDefinition
 
 _HYPHENATED = re.compile(r"(?<=[a-z])-(?=[a-z])")
@@ -500,7 +501,7 @@ def _searched(text: str, name: str, spec: object) -> bool:
     return (
         takes_free_text(spec)
         and not takes_id(name, spec)
-        and re.fullmatch(r"\d{4}-\d{2}-\d{2}", text) is None
+        and ISO_DATE.fullmatch(text) is None
         and any(c.isalpha() for c in text)
     )
 
