@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -47,6 +48,13 @@ def main(argv: list[str] | None = None) -> int:
         "rules less these), or with:RULE[,RULE...] (plus these experiments)",
     )
     parser.add_argument(
+        "--shared-prompt-cache",
+        action="store_true",
+        help="load and keep prompt caches in the model's usual folder (by default each run "
+        "starts from an empty folder of its own: a prompt loaded from another run's cache is "
+        "evaluated in other batches, and a near tie can go the other way)",
+    )
+    parser.add_argument(
         "--show-held-out",
         action="store_true",
         help="print the held-out turns' requests, calls and answers (hidden by default: "
@@ -65,6 +73,9 @@ def main(argv: list[str] | None = None) -> int:
         from bench.matrix._policies import policy
 
         kwargs["policy"] = policy(args.policy, args.profile)
+    fresh = None if args.shared_prompt_cache else tempfile.TemporaryDirectory(prefix="matrix-")
+    if fresh is not None:
+        kwargs["prompt_cache"] = Path(fresh.name)
     model = LlamaCppChatModel(args.model, n_threads=args.threads, **kwargs)
     runner = Runner(model, TOOL_SETS, PROMPTS, selection)
     started = time.perf_counter()
@@ -73,6 +84,8 @@ def main(argv: list[str] | None = None) -> int:
         results = runner.run(on_turn=lambda r: print(r.line(reveal=args.show_held_out), flush=True))
     finally:
         model.close()
+        if fresh is not None:
+            fresh.cleanup()
     print(
         f"\n{args.model}, {len(results)} requests in {(time.perf_counter() - started) / 60:.1f} "
         "min\n"
