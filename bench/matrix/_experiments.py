@@ -13,6 +13,7 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
+from bench.matrix._searches import EmptySearchLooksElsewhere, MadeUpValuesSearchNamed
 from springtail.models._llamacpp import (
     CallShare,
     CombinedResultsEnd,
@@ -545,9 +546,13 @@ EXPERIMENTS: dict[str, Rule] = {
     "StatedValueNotLookedUp": StatedValueNotLookedUp(),
     "IdSearchedGoesToItsTaker": IdSearchedGoesToItsTaker(),
     "CallShareNamed": CallShare(named=0.1),
+    "MadeUpValuesSearchNamed": MadeUpValuesSearchNamed(),
+    "EmptySearchLooksElsewhere": EmptySearchLooksElsewhere(),
 }
 """An experiment whose class is a default rule's takes that rule's place; ``AFTER_DEFAULTS`` go
 last; the others go first."""
 
-AFTER_DEFAULTS = frozenset({"ResultsCallShareLog", "AnswerAfterOffers"})
+AFTER_DEFAULTS = frozenset(
+    {"ResultsCallShareLog", "AnswerAfterOffers", "EmptySearchLooksElsewhere"}
+)
 """Experiments measured after the default rules (they ask for more only when no rule did)."""
