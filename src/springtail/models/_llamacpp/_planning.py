@@ -16,7 +16,6 @@ the arguments that were variables, having read the results.
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
@@ -61,6 +60,7 @@ from springtail.models._llamacpp._policy import ToolPolicy
 from springtail.models._llamacpp._reply import Reply
 from springtail.models._llamacpp._rule import line_carries, request_wanted, unused_values
 from springtail.models._llamacpp._subjects import unit_takers
+from springtail.models._llamacpp._unknown import unknown_call
 from springtail.models._llamacpp._view import TurnView
 from springtail.tools._definition import ToolDefinition
 
@@ -162,10 +162,13 @@ class Planner:
                 truncated = body.finish_reason == "length"
                 break
             line = PlanLine.parse(f"{variable} ={body.text}")
+            glued = False
             if line is None:
                 # The catch-all lets the model write a tool that is not offered in any shape
-                # (``current_city("France")``): the policy reviews it as that tool's call.
-                line = _unknown_call(variable, body.text, tools)
+                # (``current_city("France")``): the policy reviews it as that tool's call, or
+                # as the offered tool's whose name it glued a parameter onto.
+                line = unknown_call(variable, body.text, tools, choices)
+                glued = line is not None and any(d.name == line.tool for d in choices)
             if line is None:
                 break
             asked = bool(wanted) and not (bridging and bool(line.refs))
@@ -250,6 +253,8 @@ class Planner:
                 if verdict.instead_of:
                     lines = [w for w in lines if w.variable not in verdict.instead_of]
             line_tokens = list(body.tokens)
+            if glued:
+                line_tokens = gen.tokenize(line.source()[len(f"{variable} =") :] + "\n")
             if isinstance(verdict, Keep) and verdict.defaults:
                 arguments = tuple((n, v) for n, v in line.arguments if n not in verdict.defaults)
                 line = PlanLine(line.variable, line.tool, arguments)
@@ -446,23 +451,12 @@ class Planner:
         return text + ")\n", arguments
 
 
-_CALLED = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_\-]*)\s*\(")
-
-
 def _after_lookup(
     variable: str, line: PlanLine, looked_up: frozenset[str], lookup: Ref
 ) -> PlanLine:
     """``line`` as the plan's next line, the arguments in ``looked_up`` taking ``lookup``."""
     arguments = tuple((n, lookup if n in looked_up else v) for n, v in line.arguments)
     return PlanLine(variable, line.tool, arguments)
-
-
-def _unknown_call(variable: str, text: str, tools: Sequence[ToolDefinition]) -> PlanLine | None:
-    """A line that calls a tool that is not offered, read for its name alone."""
-    called = _CALLED.match(text)
-    if called is None or any(d.name == called.group(1) for d in tools):
-        return None
-    return PlanLine(variable, called.group(1), ())
 
 
 def _first_number(variable: str) -> int:
