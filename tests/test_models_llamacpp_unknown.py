@@ -37,10 +37,6 @@ def test_another_unknown_tool_is_read_for_its_name_alone() -> None:
     twice = unknown_call("r1", ' weekday_day(day="2026-12-25")', TOOLS)
     assert twice is not None
     assert twice.tool == "weekday_day"
-    # Only a tool this line may call takes the glued call (an offer narrows the choice).
-    offered = unknown_call("r1", " weekday_day(r1)", TOOLS, choices=TOOLS[1:])
-    assert offered is not None
-    assert (offered.tool, offered.arguments) == ("weekday_day", ())
     # An offered tool is no unknown call.
     assert unknown_call("r1", ' weekday(day="2026-12-25")', TOOLS) is None
 

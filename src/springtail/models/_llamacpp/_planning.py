@@ -167,8 +167,8 @@ class Planner:
                 # The catch-all lets the model write a tool that is not offered in any shape
                 # (``current_city("France")``): the policy reviews it as that tool's call, or
                 # as the offered tool's whose name it glued a parameter onto.
-                line = unknown_call(variable, body.text, tools, choices)
-                glued = line is not None and any(d.name == line.tool for d in choices)
+                line = unknown_call(variable, body.text, tools)
+                glued = line is not None and any(d.name == line.tool for d in tools)
             if line is None:
                 break
             asked = bool(wanted) and not (bridging and bool(line.refs))
