@@ -555,4 +555,6 @@ last; the others go first."""
 AFTER_DEFAULTS = frozenset(
     {"ResultsCallShareLog", "AnswerAfterOffers", "EmptySearchLooksElsewhere"}
 )
-"""Experiments measured after the default rules (they ask for more only when no rule did)."""
+"""Experiments measured after the default rules (they ask for more only when no rule did;
+``EmptySearchLooksElsewhere`` was measured just before ``UnusedValuesAskMore``: here it
+offers a search only where that rule offered nothing)."""

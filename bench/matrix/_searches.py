@@ -32,7 +32,7 @@ from springtail.models._llamacpp import (
     Rule,
     TurnView,
 )
-from springtail.models._llamacpp._made_up import givers
+from springtail.models._llamacpp._made_up import dated_givers, givers
 from springtail.models._llamacpp._rule import literal_arguments, tool_schema
 from springtail.models._llamacpp._rules import searches_by_text
 from springtail.models._llamacpp._subjects import tool_words, words
@@ -152,32 +152,12 @@ def _found_by_search(
     if not texts or not found or not named_things(view.request, tools):
         return None
     given = givers(line, tools, texts)
-    speaking = (given | _dated_givers(texts, schema, tools)) & found
+    speaking = (given | dated_givers(texts, schema, tools)) & found
     if speaking:
         return speaking, texts
     if all((tool_schema(tools, name) or {}).get("required") for name in given):
         return found, texts
     return None
-
-
-_DATED_WORDS = {"date": {"date", "day"}, "date-time": {"date", "day", "time"}, "time": {"time"}}
-
-
-def _dated_givers(
-    made: frozenset[str], schema: Mapping[str, Any] | None, tools: Sequence[ToolDefinition]
-) -> frozenset[str]:
-    """The tools whose descriptions speak of every invented argument's date or time format."""
-    properties: Mapping[str, Any] = (schema or {}).get("properties") or {}
-    found: frozenset[str] | None = None
-    for name in made:
-        spec = properties.get(name)
-        form = spec.get("format") if isinstance(spec, Mapping) else None
-        spoken = _DATED_WORDS.get(form) if isinstance(form, str) else None
-        if spoken is None:
-            return frozenset()
-        tools_for = frozenset(d.name for d in tools if words(d.description) & spoken)
-        found = tools_for if found is None else found & tools_for
-    return found or frozenset()
 
 
 @dataclass(frozen=True)

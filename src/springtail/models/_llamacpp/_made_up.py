@@ -30,7 +30,7 @@ from springtail.models._llamacpp._values import (
 from springtail.models._llamacpp._view import TurnView
 from springtail.tools._definition import ToolDefinition
 
-__all__ = ["MadeUpValues", "givers"]
+__all__ = ["MadeUpValues", "dated_givers", "givers"]
 
 
 @dataclass(frozen=True)
@@ -179,7 +179,7 @@ class MadeUpValues(Rule):
         # days from today until my team sync?", the plan went from ``today()`` to
         # ``days_between(start=r1, end="2023-04-15")``; the search that "returns ids and
         # days" finds the sync, and the line comes back taking its day (nineteenth pass).
-        dated = _without_needs(_dated_givers(made_alone, schema, tools), made_alone, schema, tools)
+        dated = _without_needs(dated_givers(made_alone, schema, tools), made_alone, schema, tools)
         between = dated - {line.tool} - {w.tool for w in written}
         if line.refs and between:
             return Retry(line.tool, only=between, looked_up=made_alone)
@@ -315,7 +315,7 @@ _DATED_WORDS = {
 """The words a tool that gives a value of each JSON Schema format speaks of (its results)."""
 
 
-def _dated_givers(
+def dated_givers(
     made: frozenset[str], schema: Mapping[str, Any] | None, tools: Sequence[ToolDefinition]
 ) -> frozenset[str]:
     """The tools whose descriptions speak of every invented argument's format (its dates).
