@@ -49,3 +49,21 @@ def test_a_glued_call_runs_as_the_offered_tool_end_to_end() -> None:
     assert [(c.name, json.loads(c.arguments)) for c in message.tool_calls] == [("today", {})]
     # The plan goes on from the line as it runs: the second line waits for today's date.
     assert message.metadata[PLAN_KEY] == ["r1 = today()", "r2 = weekday(day=r1)"]
+
+
+def test_the_lines_after_a_glued_call_follow_it_as_the_offered_tool_s_call() -> None:
+    # The model sees its glued line as the call it runs: a reply that goes on from
+    # ``weekday(day=r1)`` is the one continued, not one that goes on from the glued text.
+    glued = plan("r1 = today()", "r2 = weekday_day(r1)", "r3 = days_between(start=r1, end=r2)")
+    called = plan("r1 = today()", "r2 = weekday(day=r1)", 'r3 = weekday(day="2026-12-25")')
+
+    def script(prompt: str) -> list[tuple[str, float]]:
+        return [(glued, 5.0), (called, 4.0)]
+
+    asked = UserMessage("Which weekday is it today, and which is 2026-12-25?")
+    message = ask(script, [asked])
+    assert message.metadata[PLAN_KEY] == [
+        "r1 = today()",
+        "r2 = weekday(day=r1)",
+        'r3 = weekday(day="2026-12-25")',
+    ]

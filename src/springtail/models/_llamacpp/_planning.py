@@ -162,13 +162,15 @@ class Planner:
                 truncated = body.finish_reason == "length"
                 break
             line = PlanLine.parse(f"{variable} ={body.text}")
-            glued = False
+            line_tokens = list(body.tokens)
             if line is None:
                 # The catch-all lets the model write a tool that is not offered in any shape
                 # (``current_city("France")``): the policy reviews it as that tool's call, or
-                # as the offered tool's whose name it glued a parameter onto.
+                # as the offered tool's whose name it glued a parameter onto, which the plan
+                # then shows as that tool's call.
                 line = unknown_call(variable, body.text, tools)
-                glued = line is not None and any(d.name == line.tool for d in tools)
+                if line is not None and any(d.name == line.tool for d in tools):
+                    line_tokens = gen.tokenize(line.source()[len(f"{variable} =") :] + "\n")
             if line is None:
                 break
             asked = bool(wanted) and not (bridging and bool(line.refs))
@@ -252,9 +254,6 @@ class Planner:
                 assert isinstance(verdict, Keep)
                 if verdict.instead_of:
                     lines = [w for w in lines if w.variable not in verdict.instead_of]
-            line_tokens = list(body.tokens)
-            if glued:
-                line_tokens = gen.tokenize(line.source()[len(f"{variable} =") :] + "\n")
             if isinstance(verdict, Keep) and verdict.defaults:
                 arguments = tuple((n, v) for n, v in line.arguments if n not in verdict.defaults)
                 line = PlanLine(line.variable, line.tool, arguments)
