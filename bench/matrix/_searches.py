@@ -1,8 +1,9 @@
 """Two experiments of the twentieth pass: what a request names is searched for (issue 21).
 
-Both were measured on every set and moved calls closer without passing a
-request more (docs/embedded-model.md, "Twentieth pass"), so they live here,
-where ``--policy with:NAME`` measures them again:
+Both were measured on the held-out half and the probe sets (S on the
+development half too) and moved calls closer without passing a request
+more (docs/embedded-model.md, "Twentieth pass"), so they live here, where
+``--policy with:NAME`` measures them again:
 
 * ``MadeUpValuesSearchNamed`` (S): a first line that invents a text (a day, a
   time, an id) while the request names a thing of the user's that no tool's
@@ -35,7 +36,7 @@ from springtail.models._llamacpp import (
 from springtail.models._llamacpp._made_up import dated_givers, givers
 from springtail.models._llamacpp._rule import literal_arguments, tool_schema
 from springtail.models._llamacpp._rules import searches_by_text
-from springtail.models._llamacpp._subjects import tool_words, words
+from springtail.models._llamacpp._subjects import parameter_words, tool_words, words
 from springtail.models._llamacpp._values import invented, normal, shape
 from springtail.tools._definition import ToolDefinition
 
@@ -75,8 +76,7 @@ def named_things(request: str, tools: Sequence[ToolDefinition]) -> tuple[str, ..
         vocabulary |= tool_words(d)
         properties: Mapping[str, Any] = d.input_schema.get("properties") or {}
         for name, spec in properties.items():
-            described = spec.get("description", "") if isinstance(spec, Mapping) else ""
-            vocabulary |= words(name.replace("_", " ")) | words(described)
+            vocabulary |= parameter_words(name, spec)
     found: list[str] = []
     for clause in re.split(r"[^\w\s'-]", _QUOTED.sub(" . ", request).lower()):
         said = clause.split()

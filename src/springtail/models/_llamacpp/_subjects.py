@@ -21,6 +21,7 @@ from springtail.tools._definition import ToolDefinition
 __all__ = [
     "named_families",
     "named_tools",
+    "parameter_words",
     "providers",
     "speaks_of",
     "tool_words",
@@ -58,7 +59,8 @@ def words(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
-def _parameter_words(name: str, spec: Any) -> frozenset[str]:
+def parameter_words(name: str, spec: Any) -> frozenset[str]:
+    """The subject words of a parameter's name and description, without its example."""
     described = spec.get("description", "") if isinstance(spec, Mapping) else ""
     # The example ("e.g. D-1") shows a value's shape, not what the value is about.
     described = re.split(r"\be\.g\.", described, maxsplit=1)[0] if described else ""
@@ -74,7 +76,7 @@ def providers(
     description; none when no tool shares one. "id" only breaks ties: most
     tools speak of ids, and ``customer_id`` is about a customer.
     """
-    wanted = _parameter_words(parameter, spec)
+    wanted = parameter_words(parameter, spec)
     scores: dict[str, tuple[int, bool]] = {}
     for d in tools:
         if d.name == besides:
@@ -151,7 +153,7 @@ def unit_takers(
     takers = set()
     for d in tools:
         properties: Mapping[str, Any] = d.input_schema.get("properties") or {}
-        if any(units & _parameter_words(name, spec) for name, spec in properties.items()):
+        if any(units & parameter_words(name, spec) for name, spec in properties.items()):
             takers.add(d.name)
     return frozenset(takers)
 
