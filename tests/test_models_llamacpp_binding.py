@@ -64,6 +64,8 @@ def test_a_variable_is_its_plain_result_in_the_parameters_type() -> None:
     assert bind(Ref("r2"), RESULTS, TEXT) == "5307.25"  # a number where text is wanted
     assert bind(Ref("r4"), RESULTS, {"type": "integer"}) == 20
     assert bind(Ref("r4"), RESULTS, {"anyOf": [{"type": "integer"}, {"type": "null"}]}) == 20
+    day = Result("find_free_slot", "2026-03-18", is_error=False)
+    assert bind(Ref("r9"), {"r9": day}, {"type": "string", "format": "date"}) == "2026-03-18"
 
 
 @pytest.mark.parametrize(
@@ -76,6 +78,7 @@ def test_a_variable_is_its_plain_result_in_the_parameters_type() -> None:
         (Ref("r2"), {"type": "integer"}),
         (Ref("r1"), {"type": "string", "pattern": r"^P-\d+$"}),
         (Ref("r1"), {"type": "string", "enum": ["O-1", "O-2"]}),
+        (Ref("r1"), {"type": "string", "format": "date"}),  # an id where a day goes
     ],
 )
 def test_the_model_writes_a_value_that_is_not_plain_or_not_of_the_parameters_type(

@@ -129,3 +129,13 @@ def test_a_value_another_result_gives_too_does_not_state_a_result_with_its_own()
     assert news(results[1:], asked) == ["4", "R-1"]
     # Two results that give only the same values are each stated by them.
     assert unstated("Both are 19 EUR.", ["19 EUR", "19 EUR"], "") == []
+
+
+def test_a_whole_number_result_is_also_stated_without_its_decimals() -> None:
+    # An average of 14, 18, 22 and 26 returned "20.0"; the answer went on "The order
+    # contains 20 units of SKU-5." and was cut later: "20" is the value it stated.
+    asked = "Order SKU-5, as many as the average of 14, 18, 22 and 26."
+    assert news(["20.0"], asked) == ["20.0", "20"]
+    assert news(["20.5"], asked) == ["20.5"]
+    cut = " The order contains 20 units of SKU-5. It will be shipped at the price of $2"
+    assert stated_part(cut, news(["20.0"], asked)) == " The order contains 20 units of SKU-5."

@@ -56,7 +56,8 @@ def news(results: Sequence[str], given: str, others: Sequence[str] = ()) -> list
     """The values with digits of ``results``, as they are written there, that ``given`` lacks.
 
     These are what an answer that goes on must write one of (the grammar
-    asks for one): a time also without its leading zero. A value that one
+    asks for one): a time also without its leading zero, a whole number
+    also without its decimals. A value that one
     of ``others`` (the turn's other results) gives too is left out of a
     result that has values of its own.
     """
@@ -72,6 +73,9 @@ def news(results: Sequence[str], given: str, others: Sequence[str] = ()) -> list
                 spelled.append(token)
                 if _TIME.fullmatch(token) and token.startswith("0"):
                     spelled.append(token[1:])
+                if _WHOLE.fullmatch(token):
+                    # An average's "20.0" is said "20 units" (twenty-first pass).
+                    spelled.append(token.split(".")[0])
     return list(dict.fromkeys(spelled))
 
 
@@ -88,6 +92,7 @@ def _stated(value: str, said: Literals, text: str) -> bool:
 
 
 _TIME = re.compile(r"\d{1,2}:\d{2}")
+_WHOLE = re.compile(r"\d+\.0+")
 
 
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
