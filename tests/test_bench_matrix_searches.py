@@ -7,21 +7,24 @@ import json
 from bench.matrix._policies import policy
 from bench.matrix._searches import (
     EmptySearchLooksElsewhere,
+    FoundRecordReplaced,
     MadeUpValuesSearchNamed,
     named_things,
     searches,
 )
 
-from fake_llama import Script, ask, line, plan, replies, schema, view
+from fake_llama import FakeRuntime, FakeTool, Script, ask, line, plan, replies, schema, view
 from springtail.messages import (
     AssistantMessage,
+    ChatOptions,
     Message,
+    Prompt,
     ToolCall,
     ToolResponse,
     ToolResponseMessage,
     UserMessage,
 )
-from springtail.models._llamacpp import MadeUpValues, Offer, Retry
+from springtail.models._llamacpp import LlamaCppChatModel, MadeUpValues, Offer, Retry
 from springtail.models._llamacpp._plan import LINES_KEY, PLAN_KEY
 from springtail.tools._definition import ToolDefinition
 
@@ -154,4 +157,93 @@ def test_the_other_search_is_called_after_one_found_nothing_end_to_end() -> None
     message = ask(script, searched("[]"), policy("with:EmptySearchLooksElsewhere"), CALENDAR)
     assert [(c.name, json.loads(c.arguments)) for c in message.tool_calls] == [
         ("search_notes", {"query": "wifi"})
+    ]
+
+
+MOVED = UserMessage("Move the team sync to 2026-03-20 at the same time.")
+FOUND = '[{"id": "E-1", "title": "Team sync", "day": "2026-03-16", "start": "09:00"}]'
+
+
+def moved(added: str, *, cancelled: bool = False) -> list[Message]:
+    """The move request after its search and the act that wrote ``added`` as a title."""
+    search = ToolCall("c1", "find_events", '{"query": "team sync"}')
+    add = ToolCall(
+        "c2", "add_event", json.dumps({"title": added, "day": "2026-03-20", "start": "09:00"})
+    )
+    lines = [
+        'r1 = find_events(query="team sync")',
+        f'r2 = add_event(title="{added}", day="2026-03-20", start=r1)',
+    ]
+    messages: list[Message] = [
+        MOVED,
+        AssistantMessage("", (search,), {PLAN_KEY: lines, LINES_KEY: ["r1"]}),
+        ToolResponseMessage((ToolResponse("c1", "find_events", FOUND),)),
+        AssistantMessage("", (add,), {LINES_KEY: ["r2"]}),  # the plan's next line
+        ToolResponseMessage((ToolResponse("c2", "add_event", "E-4"),)),
+    ]
+    if cancelled:
+        cancel = ToolCall("c3", "cancel_event", '{"event_id": "E-1"}')
+        messages += [
+            AssistantMessage("", (cancel,), {PLAN_KEY: ['r3 = cancel_event(event_id="E-1")']}),
+            ToolResponseMessage((ToolResponse("c3", "cancel_event", "cancelled"),)),
+        ]
+    return messages
+
+
+def test_a_found_record_an_act_wrote_again_is_offered_to_the_tools_that_take_its_id() -> None:
+    rule = FoundRecordReplaced()
+    offer = rule.opening(view(*moved("Team Sync")), CALENDAR)
+    assert isinstance(offer, Offer)
+    assert [d.name for d in offer.tools] == ["cancel_event"]
+    assert offer.wanted == frozenset({"e-1"})
+    # Offered free, the model wrote the new event's id: the id is held by the grammar.
+    assert offer.tools[0].input_schema["properties"]["event_id"]["enum"] == ["E-1"]
+    # A new event of its own title ("Prep" on the day found) replaces nothing; an id a call
+    # carried already is not offered again; and before any result there is nothing found.
+    assert rule.opening(view(*moved("Prep")), CALENDAR) is None
+    assert rule.opening(view(*moved("Team Sync", cancelled=True)), CALENDAR) is None
+    assert rule.opening(view(MOVED), CALENDAR) is None
+
+
+def test_the_replaced_record_is_cancelled_end_to_end() -> None:
+    # Left to itself the model answers that the event was added.
+    cancel = plan('r3 = cancel_event(event_id="E-1")')
+    script = replies(("The team sync is now on 2026-03-20.", 9.0), (cancel, 8.0))
+    message = ask(script, moved("Team Sync"), policy("with:FoundRecordReplaced"), CALENDAR)
+    assert [(c.name, json.loads(c.arguments)) for c in message.tool_calls] == [
+        ("cancel_event", {"event_id": "E-1"})
+    ]
+
+
+def test_a_held_search_writes_only_what_the_request_names_end_to_end() -> None:
+    # The grammar of the search line holds its query to "team sync": the fake runtime
+    # does not read values, so the grammar it was given is the check.
+    asked = UserMessage(
+        "Put a 30-minute 'Prep' at the first free time on the day of the team sync."
+    )
+    early = 'r1 = find_free_slot(day="2023-04-15", minutes=30)'
+    script = replies((plan(early), 9.0), (plan('r1 = find_events(query="team sync")'), 8.0))
+    held = MadeUpValuesSearchNamed(hold_texts=True)
+    assert held.review(view(asked), line(early), [], CALENDAR) == Retry(
+        "find_free_slot",
+        only=frozenset({"find_events"}),
+        looked_up=frozenset({"day"}),
+        texts=frozenset({"team sync"}),
+    )
+    runtime = FakeRuntime(script)
+    model = LlamaCppChatModel._over(runtime, policy=policy("with:SearchNamedHeld"))
+    options = ChatOptions(tool_callbacks=tuple(FakeTool(t) for t in CALENDAR))
+    result = model.call(Prompt([asked], options)).result
+    assert result is not None
+    message = result.output
+    assert [c.name for c in message.tool_calls] == ["find_events"]
+    # The search line was written under a grammar whose query is the thing named.
+    search_grammars = [
+        g for g in runtime.grammars if g and "find_events(" in g and "t1 ::=" not in g
+    ]
+    assert search_grammars
+    assert all('"\\"team sync\\""' in g for g in search_grammars)
+    assert message.metadata[PLAN_KEY] == [
+        'r1 = find_events(query="team sync")',
+        "r2 = find_free_slot(day=r1, minutes=30)",
     ]

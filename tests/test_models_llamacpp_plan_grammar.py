@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from springtail.models._llamacpp._plan_grammar import line_grammar, value_grammar
+from springtail.models._llamacpp._plan_grammar import held_texts, line_grammar, value_grammar
 from springtail.tools._definition import ToolDefinition
 from test_models_llamacpp_grammar import (
     CALCULATE,
@@ -91,6 +91,24 @@ def test_the_first_line_may_use_no_variable_and_an_offer_no_other_tool(vocab: An
     assert not accepts(vocab, offered, " todo_list()\n")
     assert not accepts(vocab, offered, ' get_weather(city="Paris")\n')
     assert not accepts(vocab, offered, 'todo_add(title="x")\n')  # the space is the grammar's
+
+
+def test_a_search_held_to_the_things_a_request_names_writes_only_those(vocab: Any) -> None:
+    # A retry that searches for what the request names (``Retry.texts``): told "Put a
+    # 30-minute 'Prep' on the day of the team sync", the model searched for "Prep".
+    held = held_texts(TODO_ADD, ["team sync", "project review"])
+    grammar = line_grammar([held], [], catch_all=False)
+    assert accepts(vocab, grammar, ' todo_add(title="team sync")\n')
+    assert accepts(vocab, grammar, ' todo_add(title="project review")\n')
+    assert not accepts(vocab, grammar, ' todo_add(title="Prep")\n')
+    # Only required free texts are held: the tool's name, its other parameters and the
+    # definition it came from are as they were.
+    assert held.name == TODO_ADD.name
+    assert "enum" not in str(TODO_ADD.input_schema)
+    message = held_texts(MESSAGE, ["team sync"]).input_schema["properties"]
+    assert message["to"]["enum"] == ["team sync"]
+    assert "enum" not in message["at"]
+    assert "enum" not in message["cc"]
 
 
 @pytest.mark.parametrize(

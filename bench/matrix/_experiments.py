@@ -13,7 +13,12 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
-from bench.matrix._searches import EmptySearchLooksElsewhere, MadeUpValuesSearchNamed
+from bench.matrix._aggregates import AggregateInputWaits
+from bench.matrix._searches import (
+    EmptySearchLooksElsewhere,
+    FoundRecordReplaced,
+    MadeUpValuesSearchNamed,
+)
 from springtail.models._llamacpp import (
     CallShare,
     CombinedResultsEnd,
@@ -548,12 +553,20 @@ EXPERIMENTS: dict[str, Rule] = {
     "CallShareNamed": CallShare(named=0.1),
     "MadeUpValuesSearchNamed": MadeUpValuesSearchNamed(),
     "EmptySearchLooksElsewhere": EmptySearchLooksElsewhere(),
+    "SearchNamedHeld": MadeUpValuesSearchNamed(hold_texts=True),
+    "FoundRecordReplaced": FoundRecordReplaced(),
+    "AggregateInputWaits": AggregateInputWaits(),
 }
 """An experiment whose class is a default rule's takes that rule's place; ``AFTER_DEFAULTS`` go
 last; the others go first."""
 
 AFTER_DEFAULTS = frozenset(
-    {"ResultsCallShareLog", "AnswerAfterOffers", "EmptySearchLooksElsewhere"}
+    {
+        "ResultsCallShareLog",
+        "AnswerAfterOffers",
+        "EmptySearchLooksElsewhere",
+        "FoundRecordReplaced",
+    }
 )
 """Experiments measured after the default rules (they ask for more only when no rule did;
 ``EmptySearchLooksElsewhere`` was measured just before ``UnusedValuesAskMore``: here it

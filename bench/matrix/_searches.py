@@ -34,13 +34,20 @@ from springtail.models._llamacpp import (
     TurnView,
 )
 from springtail.models._llamacpp._made_up import dated_givers, givers
+from springtail.models._llamacpp._plan_grammar import held_texts
 from springtail.models._llamacpp._rule import literal_arguments, tool_schema
-from springtail.models._llamacpp._rules import searches_by_text
+from springtail.models._llamacpp._rules import searches_by_text, takes_id
 from springtail.models._llamacpp._subjects import parameter_words, tool_words, words
 from springtail.models._llamacpp._values import invented, normal, shape
 from springtail.tools._definition import ToolDefinition
 
-__all__ = ["EmptySearchLooksElsewhere", "MadeUpValuesSearchNamed", "named_things", "searches"]
+__all__ = [
+    "EmptySearchLooksElsewhere",
+    "FoundRecordReplaced",
+    "MadeUpValuesSearchNamed",
+    "named_things",
+    "searches",
+]
 
 _POINTERS = frozenset({"my", "our", "the", "your"})
 """The words before a phrase that names one thing the user has ("my dentist appointment")."""
@@ -119,7 +126,14 @@ class MadeUpValuesSearchNamed(MadeUpValues):
     choice), and the line comes back after the search, its invented texts
     taken from the result (``Retry.looked_up``). A first line that is
     retried for a request value no line carries keeps that retry.
+
+    With ``hold_texts`` (the twenty-first pass), the search's free text is
+    one of the things the request names, held by the line's grammar
+    (``Retry.texts``): left free, "Put a 30-minute 'Prep' … on the day of
+    the team sync" searched for "Prep".
     """
+
+    hold_texts: bool = False
 
     def review(
         self,
@@ -135,7 +149,10 @@ class MadeUpValuesSearchNamed(MadeUpValues):
         if isinstance(verdict, Retry) and verdict.wanted:
             return verdict
         found = _found_by_search(view, line, tools)
-        return Retry(line.tool, only=found[0], looked_up=found[1]) if found else verdict
+        if not found:
+            return verdict
+        texts = frozenset(named_things(view.request, tools)) if self.hold_texts else frozenset()
+        return Retry(line.tool, only=found[0], looked_up=found[1], texts=texts)
 
 
 def _found_by_search(
@@ -189,3 +206,110 @@ def _empty(result: str) -> bool:
         return bool(json.loads(result) in ([], {}))
     except ValueError:
         return False
+
+
+@dataclass(frozen=True)
+class FoundRecordReplaced(Rule):
+    """R: a record a search found, written again by an act of the turn, is replaced.
+
+    "Move the team sync to 2026-03-20 at the same time." searched the
+    events (``[{"id": "E-1", "title": "Team sync", …}]``) and added "Team
+    Sync" on the new day at the time found, then answered: the old event
+    stayed. When an act of the turn (a tool that needs two values or more)
+    wrote a text holding every word of a found record's title, and no call
+    carried that record's id, the next reply calls a tool that takes such an
+    id (a parameter named ``…_id`` whose subject the search speaks of),
+    carrying it.
+    """
+
+    def opening(self, view: TurnView, tools: Sequence[ToolDefinition]) -> Opening | None:
+        """An offer of the id's takers, wanting the replaced record's id."""
+        if not view.has_results:
+            return None
+        found = searches(tools)
+        calls = view.call_arguments()
+        carried = {normal(v) for _, arguments in calls for v in _leaves(arguments)}
+        written = [
+            words(str(v))
+            for name, arguments in calls
+            if name not in found and _needs_two(tools, name)
+            for v in _leaves(arguments)
+            if isinstance(v, str)
+        ]
+        for result in view.plan.results.values():
+            if result.is_error or result.tool not in found:
+                continue
+            search = next(d for d in tools if d.name == result.tool)
+            for record in _records(result.data):
+                record_id, titles = _id_and_titles(record)
+                if record_id is None or normal(record_id) in carried:
+                    continue
+                if not any(t and any(t <= w for w in written) for t in titles):
+                    continue
+                takers = _id_takers(tools, search, found)
+                if takers:
+                    # Offered free, the model wrote the new event's id (E-4): the id is held.
+                    held = tuple(held_texts(d, [record_id], names) for d, names in takers)
+                    return Offer(held, frozenset({normal(record_id)}))
+        return None
+
+
+def _leaves(value: object) -> list[object]:
+    """The plain values inside a JSON value."""
+    if isinstance(value, Mapping):
+        return [leaf for v in value.values() for leaf in _leaves(v)]
+    if isinstance(value, list):
+        return [leaf for v in value for leaf in _leaves(v)]
+    return [value]
+
+
+def _needs_two(tools: Sequence[ToolDefinition], name: str) -> bool:
+    """Whether a tool needs two values or more: it acts."""
+    return len((tool_schema(tools, name) or {}).get("required") or ()) >= 2
+
+
+def _records(data: str) -> list[Mapping[str, Any]]:
+    """The JSON objects a search returned (a list of them, or one)."""
+    try:
+        value = json.loads(data)
+    except ValueError:
+        return []
+    items = value if isinstance(value, list) else [value]
+    return [item for item in items if isinstance(item, Mapping)]
+
+
+def _id_and_titles(record: Mapping[str, Any]) -> tuple[str | None, list[frozenset[str]]]:
+    """A record's id (its ``id`` or ``…_id`` key) and the words of its texts without digits."""
+    record_id = next(
+        (str(v) for k, v in record.items() if k.lower() == "id" or k.lower().endswith("_id")),
+        None,
+    )
+    titles = [
+        words(v)
+        for k, v in record.items()
+        if isinstance(v, str) and str(v) != record_id and not any(c.isdigit() for c in v)
+    ]
+    return record_id, titles
+
+
+def _id_takers(
+    tools: Sequence[ToolDefinition], search: ToolDefinition, found: frozenset[str]
+) -> list[tuple[ToolDefinition, frozenset[str]]]:
+    """The tools, searches aside, that require an id whose subject the search speaks of.
+
+    Each with the names of those parameters.
+    """
+    subject = tool_words(search) - {"id"}
+    takers = []
+    for d in tools:
+        if d.name in found:
+            continue
+        properties: Mapping[str, Any] = d.input_schema.get("properties") or {}
+        names = frozenset(
+            name
+            for name in d.input_schema.get("required") or ()
+            if takes_id(name, properties.get(name)) and words(name.replace("_", " ")) & subject
+        )
+        if names:
+            takers.append((d, names))
+    return takers

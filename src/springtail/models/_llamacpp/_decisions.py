@@ -143,7 +143,10 @@ class Retry:
     after the new line (a tool of ``only`` or of ``then``; not after a
     line of any tool, which an empty ``then`` allows), those of its arguments
     taking the new line's result: the new line looks up what the line
-    needed (an id from a name, the day of an event named).
+    needed (an id from a name, the day of an event named). With ``texts``
+    set, the new line's required free texts are one of these, held by its
+    grammar: the search is for the thing the request names ("the team
+    sync"), not for the title the line was to write ("Prep").
     """
 
     without: str
@@ -151,6 +154,7 @@ class Retry:
     only: frozenset[str] = frozenset()
     then: frozenset[str] | None = None
     looked_up: frozenset[str] = frozenset()
+    texts: frozenset[str] = frozenset()
 
 
 Review: TypeAlias = Keep | Drop | Wait | Retry | Prose

@@ -18,18 +18,19 @@ text built from variables (an f-string, or texts and variables joined with
 from __future__ import annotations
 
 import copy
+import dataclasses
 import functools
 import json
 import logging
 import string
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from springtail.models._llamacpp._grammar import CHAR_RULE, COMMON_RULES, sanitized_schema
 from springtail.models._wire import plain_json
 from springtail.tools._definition import ToolDefinition
 
-__all__ = ["line_grammar", "takes_free_text", "value_grammar"]
+__all__ = ["held_texts", "line_grammar", "takes_free_text", "value_grammar"]
 
 logger = logging.getLogger(__name__)
 
@@ -67,6 +68,27 @@ def line_grammar(
     """
     key = tuple((d.name, json.dumps(plain_json(d.input_schema))) for d in definitions)
     return _line_cached(key, tuple(variables), catch_all, tuple(sorted(not_offered)))
+
+
+def held_texts(
+    definition: ToolDefinition, texts: Sequence[str], names: Collection[str] | None = None
+) -> ToolDefinition:
+    """The tool with each required free-text parameter (of ``names``) held to one of ``texts``.
+
+    A line retried as a search for what the request names (``Retry.texts``)
+    is written under this schema: left free, the model searched for the
+    quoted title the request gives the new event ("Prep"), not for the
+    event it names ("the team sync").
+    """
+    schema = dict(definition.input_schema)
+    properties = dict(schema.get("properties") or {})
+    required = set(schema.get("required") or ())
+    held = sorted(set(texts))
+    for name, spec in properties.items():
+        if name in required and takes_free_text(spec) and (names is None or name in names):
+            properties[name] = {**spec, "enum": held}
+    schema["properties"] = properties
+    return dataclasses.replace(definition, input_schema=schema)
 
 
 def value_grammar(schema: Mapping[str, Any], ends: str = ",)") -> str:

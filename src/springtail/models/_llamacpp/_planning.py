@@ -55,7 +55,7 @@ from springtail.models._llamacpp._plan import (
     python_value,
     read_value,
 )
-from springtail.models._llamacpp._plan_grammar import line_grammar, value_grammar
+from springtail.models._llamacpp._plan_grammar import held_texts, line_grammar, value_grammar
 from springtail.models._llamacpp._policy import ToolPolicy
 from springtail.models._llamacpp._reply import Reply
 from springtail.models._llamacpp._rule import line_carries, request_wanted, unused_values
@@ -146,7 +146,7 @@ class Planner:
                 # A retried line may not leave the offered tools: without its tool, the model
                 # wrote a variant of that tool's name (``days_between_today``), not a new step.
                 catch_all=offer is None and not retried,
-                not_offered=[d.name for d in tools if d not in choices],
+                not_offered=[d.name for d in tools if d.name not in {c.name for c in choices}],
             )
             drafter = LineDraft(
                 choices,
@@ -228,6 +228,8 @@ class Planner:
                     choices = named or choices
                 # A retry of a retry may have no tool left of the first one's choice.
                 choices = choices or [d for d in tools if d.name not in rejected]
+                if verdict.texts:
+                    choices = [held_texts(d, sorted(verdict.texts)) for d in choices]
                 wanted = verdict.wanted
                 continue
             if isinstance(verdict, Retry):
