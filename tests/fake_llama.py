@@ -381,3 +381,41 @@ def ask(
 
 ASKED = UserMessage("What day of the week is 2026-12-25?")
 """A request ``weekday`` answers, for the date it gives."""
+
+
+# A calendar of events and notes, for the rules that search (twentieth pass on).
+CALENDAR_DAY: dict[str, object] = {"type": "string", "format": "date"}
+CALENDAR_TEXT: dict[str, object] = {"type": "string"}
+CALENDAR = (
+    ToolDefinition(
+        "add_event",
+        "Add an event to the calendar.",
+        schema(
+            title=CALENDAR_TEXT,
+            day=CALENDAR_DAY,
+            start={"type": "string", "description": "Start time, HH:MM"},
+        ),
+    ),
+    ToolDefinition(
+        "find_free_slot",
+        "The first free time on a day for an event of the given length.",
+        schema(day=CALENDAR_DAY, minutes={"type": "integer"}),
+    ),
+    ToolDefinition(
+        "find_events",
+        "Find events whose title holds a word of the query; returns ids and days.",
+        schema(query=CALENDAR_TEXT),
+    ),
+    ToolDefinition(
+        "search_notes",
+        "Find notes whose title or text holds the query; returns ids and titles.",
+        schema(query=CALENDAR_TEXT),
+    ),
+    ToolDefinition("cancel_event", "Cancel an event by its id.", schema(event_id=CALENDAR_TEXT)),
+    ToolDefinition("add_task", "Add a task to the list.", schema(title=CALENDAR_TEXT)),
+    ToolDefinition(
+        "find_patient_by_id",
+        "Find a patient by id.",
+        schema(patient_id={"type": "string", "description": "The patient id, e.g. P-101"}),
+    ),
+)

@@ -392,7 +392,9 @@ def test_an_experiment_of_a_default_rule_s_class_takes_its_place_and_askers_go_l
     names = [type(r).__name__ for r in DEFAULT_RULES]
     replaced = policy("with:MadeUpValuesProvidersFirst").rules
     assert [type(r).__name__ for r in replaced] == names
-    assert [r for r in replaced if isinstance(r, MadeUpValues)] == [MadeUpValues(named_first=False)]
+    assert [r for r in replaced if isinstance(r, MadeUpValues)] == [
+        MadeUpValues(named_first=False, search_named=False)
+    ]
     values_only = policy("with:UnusedValuesOnly").rules
     assert [type(r).__name__ for r in values_only] == names
     assert UnusedValuesAskMore(named_steps=False) in values_only
@@ -429,7 +431,8 @@ def test_a_first_line_no_retry_found_ends_in_a_search_of_its_subject() -> None:
     )
     pushed = view(UserMessage("Push my dentist appointment to 2026-03-19, same time."))
     early = line('r1 = add_event(title="Dentist", day="2026-03-19", start="10:00")')
-    default = MadeUpValues().review(pushed, early, [], tools)
+    # Measured against the rule of its time, before it searched for what a request names.
+    default = MadeUpValues(search_named=False).review(pushed, early, [], tools)
     assert isinstance(default, Retry)
     assert default.then is None
     # The search about the line's subject is the last choice, after the default's own.
@@ -457,8 +460,9 @@ def test_a_first_line_that_invents_a_text_and_a_number_looks_the_text_up() -> No
     )
     asked = view(UserMessage("On the day of my project review, find two free hours."))
     early = line('r1 = find_free_slot(day="2023-10-15", minutes=60)')
-    # The default reads the invented number as a computation nobody asked for: prose.
-    assert MadeUpValues().review(asked, early, [], tools) == Prose(without_tools=True)
+    # The rule of its time read the invented number as a computation nobody asked for: prose.
+    before = MadeUpValues(search_named=False)
+    assert before.review(asked, early, [], tools) == Prose(without_tools=True)
     # The experiment looks the invented day up among the tools that take a day.
     assert MadeUpValuesTextGivers().review(asked, early, [], tools) == Retry(
         "find_free_slot", only=frozenset({"list_events"})

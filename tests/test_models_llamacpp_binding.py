@@ -10,6 +10,7 @@ from springtail.models._llamacpp._binding import (
     UNBOUND,
     bind,
     keyed_values,
+    misread_day,
     named_numbers,
     prose_text,
     scalar,
@@ -208,3 +209,15 @@ def test_a_number_read_from_a_result_in_words_is_the_one_its_name_gives() -> Non
     assert named_numbers(stated, "price", record) == stated
     assert named_numbers(percent, "coverage_percent", '{"coverage": 70}') == percent
     assert named_numbers(TEXT, "coverage_percent", record) == TEXT
+
+
+def test_a_day_given_a_plain_result_that_is_no_date_was_misread() -> None:
+    day = {"type": "string", "format": "date"}
+    assert misread_day(day, Result("find_free_slot", "09:30", is_error=False))
+    # A date, a search that found nothing, a record and a failed call are no such slip;
+    # nor is a parameter that takes no date.
+    assert not misread_day(day, Result("today", "2026-03-14", is_error=False))
+    assert not misread_day(day, Result("find_events", "[]", is_error=False))
+    assert not misread_day(day, Result("find_events", '[{"day": "2026-03-16"}]', is_error=False))
+    assert not misread_day(day, Result("find_free_slot", "09:30", is_error=True))
+    assert not misread_day(TEXT, Result("find_free_slot", "09:30", is_error=False))

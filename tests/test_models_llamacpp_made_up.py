@@ -4,9 +4,25 @@ from __future__ import annotations
 
 import json
 
-from fake_llama import ASKED, DAYS, TOOLS, Script, ask, line, plan, replies, schema, view
+from fake_llama import (
+    ASKED,
+    CALENDAR,
+    DAYS,
+    TOOLS,
+    FakeRuntime,
+    FakeTool,
+    Script,
+    ask,
+    line,
+    plan,
+    replies,
+    schema,
+    view,
+)
 from springtail.messages import (
     AssistantMessage,
+    ChatOptions,
+    Prompt,
     SystemMessage,
     ToolCall,
     ToolResponse,
@@ -16,6 +32,7 @@ from springtail.messages import (
 from springtail.models._llamacpp import (
     Drop,
     Keep,
+    LlamaCppChatModel,
     MadeUpValues,
     Prose,
     Retry,
@@ -492,8 +509,15 @@ def test_a_first_line_s_invented_date_is_looked_up_by_a_tool_that_needs_no_date(
     asked = view(UserMessage("What weekday is my dentist appointment on?"))
     invented = line('r1 = weekday(day="2023-04-15")')
     day = frozenset({"day"})
-    assert MadeUpValues().review(asked, invented, [], DATED_TOOLS) == Retry(
+    assert MadeUpValues(search_named=False).review(asked, invented, [], DATED_TOOLS) == Retry(
         "weekday", only=frozenset({"find_events"}), looked_up=day
+    )
+    # The request names the dentist appointment: the search is held to it.
+    assert MadeUpValues().review(asked, invented, [], DATED_TOOLS) == Retry(
+        "weekday",
+        only=frozenset({"find_events"}),
+        looked_up=day,
+        texts=frozenset({"dentist appointment"}),
     )
     # A date kept by its parameter's name, not its format, is the same kind by that name.
     named = (
@@ -505,7 +529,7 @@ def test_a_first_line_s_invented_date_is_looked_up_by_a_tool_that_needs_no_date(
             "find_events", "Find events; returns ids and days.", schema(query={"type": "string"})
         ),
     )
-    assert MadeUpValues().review(asked, invented, [], named) == Retry(
+    assert MadeUpValues(search_named=False).review(asked, invented, [], named) == Retry(
         "weekday", only=frozenset({"find_events"}), looked_up=day
     )
 
@@ -587,3 +611,68 @@ def test_a_later_line_comes_back_after_the_search_that_gives_its_date_end_to_end
         "r3 = days_between(start=r1, end=r2)",
     ]
     assert message.metadata[LINES_KEY] == ["r1", "r2"]
+
+
+PUSHED = "Push my dentist appointment to 2026-03-19, same time."
+EARLY = 'r1 = add_event(title="Dentist", day="2026-03-19", start="10:00")'
+
+
+def test_a_first_line_s_invented_time_for_a_thing_the_request_names_is_searched_first() -> None:
+    asked = view(UserMessage(PUSHED))
+    # Before (``search_named=False``): the retry among the tools whose words match
+    # ``start``, the free-slot finder, which invented a length; the reply was prose.
+    before = MadeUpValues(search_named=False)
+    assert before.review(asked, line(EARLY), [], CALENDAR) == Retry(
+        "add_event", only=frozenset({"find_free_slot"})
+    )
+    # Now no search speaks of a start time, and the free-slot finder needs a day and a
+    # length: every search comes first, held to the thing named, and the line comes back
+    # after it taking the time.
+    assert MadeUpValues().review(asked, line(EARLY), [], CALENDAR) == Retry(
+        "add_event",
+        only=frozenset({"find_events", "search_notes"}),
+        looked_up=frozenset({"start"}),
+        texts=frozenset({"dentist appointment"}),
+    )
+    # A quoted title is a value, not a thing to find: the answer of before.
+    titled = view(UserMessage("Put 'Call the dentist' on my calendar on 2026-03-19."))
+    assert MadeUpValues().review(titled, line(EARLY), [], CALENDAR) == (
+        before.review(titled, line(EARLY), [], CALENDAR)
+    )
+
+
+def test_a_search_whose_results_hold_days_is_the_one_for_an_invented_day() -> None:
+    asked = view(UserMessage("On the day of my project review, find two free hours."))
+    early = line('r1 = find_free_slot(day="2023-10-15", minutes=60)')
+    assert MadeUpValues().review(asked, early, [], CALENDAR) == Retry(
+        "find_free_slot",
+        only=frozenset({"find_events"}),
+        looked_up=frozenset({"day"}),
+        texts=frozenset({"project review"}),
+    )
+
+
+def test_the_line_comes_back_after_a_search_held_to_what_the_request_names_end_to_end() -> None:
+    # The search is written under a grammar whose query is the thing named: left free, the
+    # model searched for the new event's title, "Prep". The fake runtime does not read
+    # values, so the grammar it was given is the check.
+    asked = UserMessage(
+        "Put a 30-minute 'Prep' at the first free time on the day of the team sync."
+    )
+    early = 'r1 = find_free_slot(day="2023-04-15", minutes=30)'
+    script = replies((plan(early), 9.0), (plan('r1 = find_events(query="team sync")'), 8.0))
+    runtime = FakeRuntime(script)
+    model = LlamaCppChatModel._over(runtime)
+    options = ChatOptions(tool_callbacks=tuple(FakeTool(t) for t in CALENDAR))
+    result = model.call(Prompt([asked], options)).result
+    assert result is not None
+    message = result.output
+    assert [c.name for c in message.tool_calls] == ["find_events"]
+    assert message.metadata[PLAN_KEY] == [
+        'r1 = find_events(query="team sync")',
+        "r2 = find_free_slot(day=r1, minutes=30)",
+    ]
+    assert message.metadata[LINES_KEY] == ["r1"]
+    searched = [g for g in runtime.grammars if g and "find_events(" in g and "t1 ::=" not in g]
+    assert searched
+    assert all('"\\"team sync\\""' in g for g in searched)

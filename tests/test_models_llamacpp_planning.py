@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 import pytest
 
 from fake_llama import (
+    CALENDAR,
     TOOLS as DATE_TOOLS,
     FakeRuntime,
     FakeTool,
@@ -873,3 +874,42 @@ def test_a_line_asked_for_a_number_with_a_unit_is_written_again_with_the_tools_o
     # The percentage does not carry the 10; its retry chooses among the tools with a parameter
     # in percent, not the likeliest other tool (a second calculation, which ended the plan).
     assert [c.name for c in reply.tool_calls] == ["calculate", "discount_calculator"]
+
+
+def test_a_day_named_by_a_result_that_holds_none_is_read_from_the_turn_s_other_results() -> None:
+    # "Put a 30-minute 'Prep' at the first free time on the day of the team sync": the plan
+    # passed the free slot's "09:30" as the day too. The day is the search's.
+    request: list[Message] = [UserMessage("Put a 30-minute 'Prep' on the team sync's day.")]
+    lines = (
+        'r1 = find_events(query="team sync")',
+        "r2 = find_free_slot(day=r1, minutes=30)",
+        'r3 = add_event(title="Prep", day=r2, start=r2)',
+    )
+    options = ChatOptions(tool_callbacks=tuple(FakeTool(t) for t in CALENDAR))
+    found = '[{"id": "E-1", "title": "Team sync", "day": "2026-03-16", "start": "09:00"}]'
+    model = LlamaCppChatModel._over(FakeRuntime(replies(plan(*lines))))
+    opened = output(model.call(Prompt(request, options)))
+    (search,) = opened.tool_calls
+    searched = [
+        *request,
+        opened,
+        ToolResponseMessage((ToolResponse(search.id, search.name, found),)),
+    ]
+    slot_line = plan('r2 = find_free_slot(day="2026-03-16", minutes=30)')
+    slotted = output(
+        LlamaCppChatModel._over(FakeRuntime(replies(slot_line))).call(Prompt(searched, options))
+    )
+    (slot,) = slotted.tool_calls
+    conversation = [
+        *searched,
+        slotted,
+        ToolResponseMessage((ToolResponse(slot.id, slot.name, "09:30"),)),
+    ]
+    add_line = plan('r3 = add_event(title="Prep", day="2026-03-16", start="09:30")')
+    runtime = FakeRuntime(replies(add_line))
+    added = output(LlamaCppChatModel._over(runtime).call(Prompt(conversation, options)))
+    assert calls(added) == [("add_event", {"title": "Prep", "day": "2026-03-16", "start": "09:30"})]
+    # The day's grammar is the dates the turn's results write: the search's one.
+    (value,) = [g for g in runtime.grammars if g and g.startswith("root ::= value")]
+    choice = next(rule for rule in value.splitlines() if rule.startswith("value- ::="))
+    assert set(re.findall(r'"\\"([^"\\]+)\\""', choice)) == {"2026-03-16"}

@@ -527,6 +527,7 @@ def test_the_default_rules_are_small_classes_asked_in_order() -> None:
         "MadeUpValues",
         "UnusedValuesAskMore",
         "StrayLineGoes",
+        "FoundRecordReplaced",
     ]
     assert json.dumps([type(r).__name__ for r in rules])  # plain values, printable
 

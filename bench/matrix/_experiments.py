@@ -13,12 +13,7 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
-from bench.matrix._aggregates import AggregateInputWaits
-from bench.matrix._searches import (
-    EmptySearchLooksElsewhere,
-    FoundRecordReplaced,
-    MadeUpValuesSearchNamed,
-)
+from bench.matrix._searches import EmptySearchLooksElsewhere
 from springtail.models._llamacpp import (
     CallShare,
     CombinedResultsEnd,
@@ -44,10 +39,11 @@ from springtail.models._llamacpp._plan_grammar import takes_free_text
 from springtail.models._llamacpp._rule import (
     literal_arguments,
     literal_specs,
+    searches_by_text,
+    takes_id,
     tool_schema,
     unused_values,
 )
-from springtail.models._llamacpp._rules import searches_by_text, takes_id
 from springtail.models._llamacpp._subjects import tool_words, words
 from springtail.models._llamacpp._values import (
     Known,
@@ -309,7 +305,11 @@ class MadeUpValuesSearchLast(MadeUpValues):
     with no call. The thing the request speaks of is found first: the last
     choice is a tool that takes one free text alone and whose name holds a
     word of the turned-away tool's name or description (``find_events``).
+    Measured before ``MadeUpValues`` searched for what the request names,
+    so without it.
     """
+
+    search_named: bool = False
 
     def review(
         self,
@@ -352,7 +352,11 @@ class MadeUpValuesTextGivers(MadeUpValues):
     prose with no call. The invented day is a value a tool gives (the tools
     whose words match ``day``), so the line is written again among those, as
     a line of invented texts alone already is (sixteenth pass).
+    Measured before ``MadeUpValues`` searched for what the request names,
+    so without it.
     """
+
+    search_named: bool = False
 
     def review(
         self,
@@ -539,7 +543,7 @@ EXPERIMENTS: dict[str, Rule] = {
     "OfferNamedTools": OfferNamedTools(),
     "MoreForUnusedValues": MoreForUnusedValues(),
     "UnusedValuesOnly": UnusedValuesAskMore(named_steps=False),
-    "MadeUpValuesProvidersFirst": MadeUpValues(named_first=False),
+    "MadeUpValuesProvidersFirst": MadeUpValues(named_first=False, search_named=False),
     "ResultsCallShareLog": ResultsCallFloor(1.0),
     "ResultsOnlyLineEnds": CombinedResultsEnd(least_results=1),
     "RepeatLineEnds": RepeatLineEnds(),
@@ -551,11 +555,8 @@ EXPERIMENTS: dict[str, Rule] = {
     "StatedValueNotLookedUp": StatedValueNotLookedUp(),
     "IdSearchedGoesToItsTaker": IdSearchedGoesToItsTaker(),
     "CallShareNamed": CallShare(named=0.1),
-    "MadeUpValuesSearchNamed": MadeUpValuesSearchNamed(),
+    "MadeUpValuesNoSearch": MadeUpValues(search_named=False),
     "EmptySearchLooksElsewhere": EmptySearchLooksElsewhere(),
-    "SearchNamedHeld": MadeUpValuesSearchNamed(hold_texts=True),
-    "FoundRecordReplaced": FoundRecordReplaced(),
-    "AggregateInputWaits": AggregateInputWaits(),
 }
 """An experiment whose class is a default rule's takes that rule's place; ``AFTER_DEFAULTS`` go
 last; the others go first."""
@@ -565,7 +566,6 @@ AFTER_DEFAULTS = frozenset(
         "ResultsCallShareLog",
         "AnswerAfterOffers",
         "EmptySearchLooksElsewhere",
-        "FoundRecordReplaced",
     }
 )
 """Experiments measured after the default rules (they ask for more only when no rule did;

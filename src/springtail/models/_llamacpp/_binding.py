@@ -27,6 +27,7 @@ __all__ = [
     "UNBOUND",
     "bind",
     "keyed_values",
+    "misread_day",
     "named_numbers",
     "prose_text",
     "scalar",
@@ -243,6 +244,22 @@ def shaped_tokens(schema: Any, texts: Iterable[str]) -> Any:
     if not choices:
         return None
     return schema if len(choices) > _MAX_CHOICES else {**schema, "enum": sorted(choices)}
+
+
+def misread_day(schema: Any, result: Result) -> bool:
+    """Whether a day (``format: date``) was given a plain result that is no date.
+
+    "Put a 30-minute 'Prep' at the first free time on the day of the team
+    sync" planned ``add_event(title="Prep", day=r2, start=r2)`` after the
+    free-slot finder (r2, "09:30"), whose result holds no day: the model
+    named the wrong line, and the day is one the turn's other results give
+    (the search's ``2026-03-16``). An empty search or a record is no such
+    slip: a day it does not hold is not there to read.
+    """
+    if not isinstance(schema, Mapping) or schema.get("format") != "date" or result.is_error:
+        return False
+    value = scalar(result.data)
+    return value is not None and not _DATE.fullmatch(str(value))
 
 
 _TOKENS = re.compile(r"[A-Za-z]+|\d+(?:\.\d+)?")

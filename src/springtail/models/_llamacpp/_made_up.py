@@ -16,6 +16,7 @@ from typing import Any
 from springtail.models._llamacpp._decisions import Drop, Keep, Prose, Retry, Review, Wait
 from springtail.models._llamacpp._plan import PlanLine
 from springtail.models._llamacpp._rule import Rule, literal_arguments, tool_schema, unused_values
+from springtail.models._llamacpp._searched import named_things, searches
 from springtail.models._llamacpp._subjects import named_tools, providers, words
 from springtail.models._llamacpp._values import (
     Known,
@@ -102,9 +103,24 @@ class MadeUpValues(Rule):
     the step was invented ("How many units of SKU-200 are left?" went on to
     ``product_reserve(sku="SKU-200", quantity=10)``) and the plan ends before
     it. A variable is a result, not an invention.
+
+    A first line turned away for an invented text (a day, a time, an id),
+    where the request names a thing of the user's that no tool's words name
+    ("Push my dentist appointment to 2026-03-19, same time":
+    ``_searched.named_things``), starts with a search instead: one whose
+    words or dated results speak of the invented values, else any search
+    (where every tool that speaks of them needs values of its own), its free
+    text held by the line's grammar to the things named (``Retry.texts``;
+    left free, "Put a 30-minute 'Prep' … on the day of the team sync"
+    searched for "Prep"), and the line comes back after it, taking its
+    result. A first line retried for a request value no line carries keeps
+    that retry (twenty-first pass).
     """
 
     named_first: bool = True
+    search_named: bool = True
+    """A first line turned away for an invented text starts with a search where the request
+    names a thing (above); off, the rule decides as it did before the twenty-first pass."""
 
     def review(
         self,
@@ -113,7 +129,26 @@ class MadeUpValues(Rule):
         written: Sequence[PlanLine],
         tools: Sequence[ToolDefinition],
     ) -> Review | None:
-        """Prose for an invented first line; a wait or the plan's end for a later one."""
+        """Prose for an invented first line; a search, a wait or the plan's end (above)."""
+        verdict = self._verdict(view, line, written, tools)
+        if not self.search_named or written or not isinstance(verdict, Retry | Prose):
+            return verdict
+        if isinstance(verdict, Retry) and verdict.wanted:
+            return verdict
+        found = _found_by_search(view, line, tools)
+        if found is None:
+            return verdict
+        texts = frozenset(named_things(view.request, tools))
+        return Retry(line.tool, only=found[0], looked_up=found[1], texts=texts)
+
+    def _verdict(
+        self,
+        view: TurnView,
+        line: PlanLine,
+        written: Sequence[PlanLine],
+        tools: Sequence[ToolDefinition],
+    ) -> Review | None:
+        """The review before a search is considered for a first line."""
         arguments, schema = literal_arguments(line), tool_schema(tools, line.tool)
         made_alone = invented(arguments, view.known, schema) - _from_results(arguments, view)
         made = made_alone | _parroted(arguments, view.request)
@@ -184,6 +219,28 @@ class MadeUpValues(Rule):
         if line.refs and between:
             return Retry(line.tool, only=between, looked_up=made_alone)
         return Drop()
+
+
+def _found_by_search(
+    view: TurnView, line: PlanLine, tools: Sequence[ToolDefinition]
+) -> tuple[frozenset[str], frozenset[str]] | None:
+    """The searches that find what the request names, and the invented texts they give."""
+    arguments, schema = literal_arguments(line), tool_schema(tools, line.tool)
+    texts = frozenset(
+        name
+        for name in invented(arguments, view.known, schema)
+        if isinstance(arguments.get(name), str) and shape(normal(arguments[name])) != "number"
+    )
+    found = searches(tools) - {line.tool}
+    if not texts or not found or not named_things(view.request, tools):
+        return None
+    given = givers(line, tools, texts)
+    speaking = (given | dated_givers(texts, schema, tools)) & found
+    if speaking:
+        return speaking, texts
+    if all((tool_schema(tools, name) or {}).get("required") for name in given):
+        return found, texts
+    return None
 
 
 def givers(line: PlanLine, tools: Sequence[ToolDefinition], made: frozenset[str]) -> frozenset[str]:

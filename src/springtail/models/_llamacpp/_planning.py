@@ -24,6 +24,7 @@ from springtail.models._llamacpp._binding import (
     UNBOUND,
     bind,
     keyed_values,
+    misread_day,
     named_numbers,
     prose_text,
     shaped_tokens,
@@ -431,9 +432,14 @@ class Planner:
                 spec = keyed_values(spec, name, read_from[0])  # the result, when it is JSON
                 spec = named_numbers(spec, name, read_from[0])  # ... and when it is words
             if read_from and "enum" not in spec:
-                spec = shaped_tokens(spec, read_from)
-                if spec is None:
+                shaped = shaped_tokens(spec, read_from)
+                if shaped is None and result is not None and misread_day(spec, result):
+                    # ``day=r2`` where r2 is the free slot's "09:30": the day is one another
+                    # result of the turn gives (twenty-first pass).
+                    shaped = shaped_tokens(spec, [*self.view.answered, self.view.request])
+                if shaped is None:
                     return None  # the id is not in the result: there is nothing to read
+                spec = shaped
             attempt = gen.generate(
                 value_grammar(spec, end),
                 tokens=context,

@@ -14,6 +14,8 @@ from typing import Any
 
 from springtail.models._llamacpp._decisions import Next, Opening, Review
 from springtail.models._llamacpp._plan import PlanLine, Ref, Template
+from springtail.models._llamacpp._plan_grammar import takes_free_text
+from springtail.models._llamacpp._stubs import id_example
 from springtail.models._llamacpp._subjects import named_families, tool_words
 from springtail.models._llamacpp._values import defaults, named_choices, uses
 from springtail.models._llamacpp._view import TurnView
@@ -26,6 +28,8 @@ __all__ = [
     "literal_specs",
     "name_words",
     "request_wanted",
+    "searches_by_text",
+    "takes_id",
     "tool_schema",
     "unnamed_steps",
     "unused_values",
@@ -141,3 +145,19 @@ def name_words(name: str) -> frozenset[str]:
     """A tool name's words of three letters or more (``product_list``: product, list)."""
     spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name)
     return frozenset(w for w in re.split(r"[^A-Za-z0-9]+", spaced.lower()) if len(w) >= 3)
+
+
+def takes_id(name: str, spec: Any) -> bool:
+    """Whether a parameter takes an id: named ``id`` or ``…_id``, or its example has digits."""
+    if name.lower() == "id" or name.lower().endswith("_id"):
+        return True
+    return id_example(spec) is not None
+
+
+def searches_by_text(tool: ToolDefinition) -> bool:
+    """Whether a tool needs one free text and nothing else: a search by a word."""
+    required = tool.input_schema.get("required") or []
+    if len(required) != 1:
+        return False
+    spec = (tool.input_schema.get("properties") or {}).get(required[0])
+    return takes_free_text(spec) and not takes_id(required[0], spec)

@@ -8,7 +8,8 @@ holds. The measurement behind each is in ``docs/embedded-model.md``.
 
 The base ``Rule`` and the readings several rules share are in ``_rule.py``;
 ``MadeUpValues``, the largest rule, is in ``_made_up.py``, and the rules that
-cut a plan where it goes past the request are in ``_past_request.py``. All
+cut a plan where it goes past the request are in ``_past_request.py``;
+``FoundRecordReplaced`` (``_replaced.py``) reads a search's records. All
 are re-exported here with ``DEFAULT_RULES``, the order the policy asks them in.
 """
 
@@ -40,15 +41,17 @@ from springtail.models._llamacpp._past_request import (
     UnaskedActGoes,
 )
 from springtail.models._llamacpp._plan import PlanLine
-from springtail.models._llamacpp._plan_grammar import takes_free_text
+from springtail.models._llamacpp._replaced import FoundRecordReplaced
 from springtail.models._llamacpp._rule import (
     Rule,
     literal_arguments,
     literal_specs,
+    searches_by_text,
+    takes_id,
     unnamed_steps,
     unused_values,
 )
-from springtail.models._llamacpp._stubs import id_example, parameter_example
+from springtail.models._llamacpp._stubs import parameter_example
 from springtail.models._llamacpp._subjects import providers
 from springtail.models._llamacpp._values import normal, shape
 from springtail.models._llamacpp._view import TurnView
@@ -59,6 +62,7 @@ __all__ = [
     "CallShare",
     "CombinedResultsEnd",
     "FollowUpCallFloor",
+    "FoundRecordReplaced",
     "LookAfterActGoes",
     "LookUpFirst",
     "MadeUpValues",
@@ -356,22 +360,6 @@ class LookUpFirst(Rule):
         return None
 
 
-def takes_id(name: str, spec: Any) -> bool:
-    """Whether a parameter takes an id: named ``id`` or ``…_id``, or its example has digits."""
-    if name.lower() == "id" or name.lower().endswith("_id"):
-        return True
-    return id_example(spec) is not None
-
-
-def searches_by_text(tool: ToolDefinition) -> bool:
-    """Whether a tool needs one free text and nothing else: a search by a word."""
-    required = tool.input_schema.get("required") or []
-    if len(required) != 1:
-        return False
-    spec = (tool.input_schema.get("properties") or {}).get(required[0])
-    return takes_free_text(spec) and not takes_id(required[0], spec)
-
-
 def _fits(value: str, spec: Any) -> bool:
     """Whether a normalised value has the shape of a parameter's pattern or example."""
     if not isinstance(spec, Mapping):
@@ -400,5 +388,6 @@ DEFAULT_RULES: tuple[Rule, ...] = (
     MadeUpValues(),
     UnusedValuesAskMore(),
     StrayLineGoes(),
+    FoundRecordReplaced(),
 )
 """``SmallModelPolicy``'s rules, in the order they are asked."""

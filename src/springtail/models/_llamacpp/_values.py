@@ -34,6 +34,7 @@ __all__ = [
     "enum_choices",
     "grounded",
     "invented",
+    "leaves",
     "literals",
     "made_up",
     "names",
@@ -129,13 +130,14 @@ def literals(text: str) -> Literals:
     return frozenset(v for v in found if v)
 
 
-def _leaves(value: object) -> Iterator[object]:
+def leaves(value: object) -> Iterator[object]:
+    """The plain values inside a JSON value (not ``None`` or booleans), depth first."""
     if isinstance(value, Mapping):
         for item in value.values():
-            yield from _leaves(item)
+            yield from leaves(item)
     elif isinstance(value, list | tuple):
         for item in value:
-            yield from _leaves(item)
+            yield from leaves(item)
     elif value is not None and not isinstance(value, bool):
         yield value
 
@@ -148,7 +150,7 @@ def argument_values(arguments: Mapping[str, Any], schema: Mapping[str, Any] | No
         spec = properties.get(name)
         if isinstance(spec, Mapping) and "default" in spec and spec["default"] == value:
             continue
-        values.extend(normal(leaf) for leaf in _leaves(value))
+        values.extend(normal(leaf) for leaf in leaves(value))
     return [v for v in values if v]
 
 
