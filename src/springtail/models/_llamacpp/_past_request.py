@@ -17,6 +17,7 @@ from springtail.models._llamacpp._decisions import Drop, Keep, Prose, Retry, Rev
 from springtail.models._llamacpp._plan import PlanLine
 from springtail.models._llamacpp._rule import (
     Rule,
+    acts,
     line_carries,
     literal_arguments,
     request_wanted,
@@ -152,7 +153,7 @@ class LookAfterActGoes(Rule):
         if line_carries(line, request_wanted(view, tools), tool_schema(tools, line.tool)):
             return None
         taken = _taken_from(view, line, written)
-        if not taken or not all(_acts(tools, name) for name in taken):
+        if not taken or not all(acts(tools, name) for name in taken):
             return None
         for group in named_families(view.request, tools).values():
             if line.tool in group and not group & taken:
@@ -193,7 +194,7 @@ class UnaskedActGoes(Rule):
             return None
         # With no request value left unused, every value the line carries is one an earlier
         # line or call carries already.
-        if not _acts(tools, line.tool) or unused_values(view, written, tools):
+        if not acts(tools, line.tool) or unused_values(view, written, tools):
             return None
         wanted = request_wanted(view, tools)
         if not line_carries(line, wanted, tool_schema(tools, line.tool)):
@@ -231,8 +232,3 @@ def _taken_from(
             return None
         taken |= givers
     return frozenset(taken)
-
-
-def _acts(tools: Sequence[ToolDefinition], name: str) -> bool:
-    """Whether a tool needs two values or more: it acts, where a search or lookup needs one."""
-    return len((tool_schema(tools, name) or {}).get("required") or ()) >= 2

@@ -14,7 +14,7 @@ from typing import Any
 
 from springtail.models._llamacpp._decisions import Offer, Opening
 from springtail.models._llamacpp._plan_grammar import held_texts
-from springtail.models._llamacpp._rule import Rule, takes_id, tool_schema
+from springtail.models._llamacpp._rule import Rule, acts, takes_id
 from springtail.models._llamacpp._searched import searches
 from springtail.models._llamacpp._subjects import tool_words, words
 from springtail.models._llamacpp._values import leaves, normal
@@ -90,7 +90,7 @@ def _makers(view: TurnView, tools: Sequence[ToolDefinition], record_id: str) -> 
         result.tool
         for result in view.plan.results.values()
         if not result.is_error
-        and _acts(tools, result.tool)
+        and acts(tools, result.tool)
         and _ID_TOKEN.fullmatch(result.data.strip().strip('"'))
         and any(c.isdigit() for c in result.data)
         and _ID_DIGITS.sub("", result.data.strip().strip('"').upper()) == kind
@@ -109,11 +109,6 @@ def _adds(request: str) -> bool:
 
 _ID_DIGITS = re.compile(r"\d+")
 _ID_TOKEN = re.compile(r"[\w.-]{1,32}")
-
-
-def _acts(tools: Sequence[ToolDefinition], name: str) -> bool:
-    """Whether a tool needs two values or more: it acts, where a search or lookup needs one."""
-    return len((tool_schema(tools, name) or {}).get("required") or ()) >= 2
 
 
 def _records(data: str) -> list[Mapping[str, Any]]:

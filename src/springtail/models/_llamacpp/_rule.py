@@ -23,6 +23,7 @@ from springtail.tools._definition import ToolDefinition
 
 __all__ = [
     "Rule",
+    "acts",
     "line_carries",
     "literal_arguments",
     "literal_specs",
@@ -161,3 +162,8 @@ def searches_by_text(tool: ToolDefinition) -> bool:
         return False
     spec = (tool.input_schema.get("properties") or {}).get(required[0])
     return takes_free_text(spec) and not takes_id(required[0], spec)
+
+
+def acts(tools: Sequence[ToolDefinition], name: str) -> bool:
+    """Whether a tool needs two values or more: it acts, where a search or lookup needs one."""
+    return len((tool_schema(tools, name) or {}).get("required") or ()) >= 2
