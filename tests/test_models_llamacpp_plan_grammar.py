@@ -109,6 +109,20 @@ def test_a_search_held_to_the_things_a_request_names_writes_only_those(vocab: An
     assert message["to"]["enum"] == ["team sync"]
     assert "enum" not in message["at"]
     assert "enum" not in message["cc"]
+    # A parameter named is held even where its schema has a pattern (an id's).
+    patterned = ToolDefinition(
+        "cancel",
+        "Cancel by id.",
+        _object({"event_id": {"type": "string", "pattern": r"^E-\d+$"}}, required=["event_id"]),
+    )
+    cancel = held_texts(patterned, ["E-1"], {"event_id"}).input_schema["properties"]
+    assert cancel["event_id"]["enum"] == ["E-1"]
+    assert "enum" not in held_texts(patterned, ["E-1"]).input_schema["properties"]["event_id"]
+    assert accepts(
+        vocab,
+        line_grammar([held_texts(patterned, ["E-1"], {"event_id"})], []),
+        ' cancel(event_id="E-1")\n',
+    )
 
 
 @pytest.mark.parametrize(

@@ -73,19 +73,23 @@ def line_grammar(
 def held_texts(
     definition: ToolDefinition, texts: Sequence[str], names: Collection[str] | None = None
 ) -> ToolDefinition:
-    """The tool with each required free-text parameter (of ``names``) held to one of ``texts``.
+    """The tool with its required free texts, or the required texts ``names``, held to ``texts``.
 
     A line retried as a search for what the request names (``Retry.texts``)
     is written under this schema: left free, the model searched for the
     quoted title the request gives the new event ("Prep"), not for the
-    event it names ("the team sync").
+    event it names ("the team sync"). A parameter named in ``names`` is held
+    even where its schema has a pattern (an id's, such as ``E-1``).
     """
     schema = dict(definition.input_schema)
     properties = dict(schema.get("properties") or {})
     required = set(schema.get("required") or ())
     held = sorted(set(texts))
     for name, spec in properties.items():
-        if name in required and takes_free_text(spec) and (names is None or name in names):
+        if name not in required or not isinstance(spec, Mapping):
+            continue
+        named = names is not None and name in names and spec.get("type") == "string"
+        if named or (names is None and takes_free_text(spec)):
             properties[name] = {**spec, "enum": held}
     schema["properties"] = properties
     return dataclasses.replace(definition, input_schema=schema)
