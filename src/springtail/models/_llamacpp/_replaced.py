@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from springtail.models._llamacpp._binding import scalar
 from springtail.models._llamacpp._decisions import Offer, Opening
 from springtail.models._llamacpp._plan_grammar import held_texts
 from springtail.models._llamacpp._rule import Rule, acts, takes_id
@@ -54,11 +55,12 @@ class FoundRecordReplaced(Rule):
         if not view.has_results or _adds(view.request):
             return None
         found = searches(tools)
+        searched = [r for r in view.plan.results.values() if r.tool in found and not r.is_error]
+        if not searched:
+            return None  # most turns: nothing was found, so nothing is replaced
         calls = view.call_arguments()
         carried = {normal(v) for _, arguments in calls for v in leaves(arguments)}
-        for result in view.plan.results.values():
-            if result.is_error or result.tool not in found:
-                continue
+        for result in searched:
             search = next(d for d in tools if d.name == result.tool)
             for record in _records(result.data):
                 record_id, titles = _id_and_titles(record)
@@ -66,7 +68,7 @@ class FoundRecordReplaced(Rule):
                     continue
                 # Only an act that made a record of the same kind (its id "E-4" beside "E-1")
                 # wrote it again: a message that names the event ("M-1") replaces nothing.
-                makers = _makers(view, tools, record_id) - found
+                makers = _makers(view, tools, record_id)
                 written = [
                     words(v)
                     for name, arguments in calls
@@ -86,15 +88,13 @@ class FoundRecordReplaced(Rule):
 def _makers(view: TurnView, tools: Sequence[ToolDefinition], record_id: str) -> frozenset[str]:
     """The acts of this turn that returned an id of the record's kind: its text without digits."""
     kind = _ID_DIGITS.sub("", record_id.strip().upper())
-    return frozenset(
-        result.tool
-        for result in view.plan.results.values()
-        if not result.is_error
-        and acts(tools, result.tool)
-        and _ID_TOKEN.fullmatch(result.data.strip().strip('"'))
-        and any(c.isdigit() for c in result.data)
-        and _ID_DIGITS.sub("", result.data.strip().strip('"').upper()) == kind
-    )
+    made = set()
+    for result in view.plan.results.values():
+        value = None if result.is_error or not acts(tools, result.tool) else scalar(result.data)
+        text = str(value) if isinstance(value, str | int) else ""
+        if _ID_DIGITS.search(text) and _ID_DIGITS.sub("", text.upper()) == kind:
+            made.add(result.tool)
+    return frozenset(made)
 
 
 _ADDING = frozenset({"another", "again", "also", "too", "copy", "duplicate", "second", "extra"})
@@ -108,7 +108,6 @@ def _adds(request: str) -> bool:
 
 
 _ID_DIGITS = re.compile(r"\d+")
-_ID_TOKEN = re.compile(r"[\w.-]{1,32}")
 
 
 def _records(data: str) -> list[Mapping[str, Any]]:
@@ -123,10 +122,7 @@ def _records(data: str) -> list[Mapping[str, Any]]:
 
 def _id_and_titles(record: Mapping[str, Any]) -> tuple[str | None, list[frozenset[str]]]:
     """A record's id (its ``id`` or ``…_id`` key) and the words of its texts without digits."""
-    record_id = next(
-        (str(v) for k, v in record.items() if k.lower() == "id" or k.lower().endswith("_id")),
-        None,
-    )
+    record_id = next((str(v) for k, v in record.items() if takes_id(k, None)), None)
     titles = [
         words(v)
         for v in record.values()
