@@ -15,7 +15,10 @@ Per tool set, the probe holds, in this order:
   needing another's result, phrased as lists, separate sentences, "Also, ...", a later ask
   put first, or behind a polite preamble;
 * for the calendar only, eight chains whose first step finds what the request only names
-  (``_lookups``, calendar cases 36-43), written in the eighteenth pass.
+  (``_lookups``, calendar cases 36-43), written in the eighteenth pass;
+* four requests whose steps the request asks for with no value and no tool's name, or one
+  tool three times (``_steps``, cases 36-39, the calendar's 44-47), written in the
+  twenty-second pass.
 
 Case ids are positional, so new requests are only ever appended.
 """
@@ -26,10 +29,12 @@ from bench.matrix._cases import Case
 from bench.matrix.probe._cases import PROBE as _CHAINS
 from bench.matrix.probe._lookups import LOOKUPS as _LOOKUPS
 from bench.matrix.probe._multi import MULTI as _MULTI
+from bench.matrix.probe._steps import STEPS as _STEPS
 
 __all__ = ["PROBE"]
 
 PROBE: dict[str, tuple[Case, ...]] = {
-    name: chains + _MULTI[name] + _LOOKUPS.get(name, ()) for name, chains in _CHAINS.items()
+    name: chains + _MULTI[name] + _LOOKUPS.get(name, ()) + _STEPS[name]
+    for name, chains in _CHAINS.items()
 }
-"""The probe's cases by tool set name: chains, several-at-once requests, then lookups."""
+"""The probe's cases by tool set name: chains, several-at-once requests, lookups, then steps."""
