@@ -12,6 +12,7 @@ from springtail.models._llamacpp._binding import (
     keyed_values,
     misread_day,
     named_numbers,
+    number_branch,
     prose_text,
     scalar,
     shaped_tokens,
@@ -123,6 +124,41 @@ def test_a_number_stays_free_when_the_conversation_gives_no_choice(
     assert stated_numbers(schema, numbers) == schema
 
 
+DECIMAL = {
+    "description": "The first number",
+    "anyOf": [{"type": "number", "maximum": 1e30, "minimum": -1e30}, {"type": "string"}],
+}
+
+
+def test_a_number_that_may_be_text_is_written_as_a_number_the_conversation_states() -> None:
+    """A ``Decimal`` parameter took the calculator's whole result, ``left="45 * 8 = 360"``."""
+    narrowed = stated_numbers(DECIMAL, ["45", "8", "360", "6"])
+    assert narrowed == {
+        "description": "The first number",
+        "type": "number",
+        "maximum": 1e30,
+        "minimum": -1e30,
+        "enum": [6, 8, 45, 360],
+    }
+    # Too many numbers to choose from: still a number, never the text branch.
+    assert "anyOf" not in stated_numbers(DECIMAL, [str(n) for n in range(65)])
+    assert number_branch(DECIMAL)["type"] == "number"
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"anyOf": [{"type": "number"}, {"type": "null"}]},  # optional: null is no spelling
+        {"anyOf": [{"type": "number"}, {"type": "string", "enum": ["all"]}]},  # a choice
+        {"anyOf": [{"type": "string"}, {"type": "string", "format": "date"}]},  # no number
+        {"anyOf": [{"type": "number"}, {"type": "integer"}, {"type": "string"}]},  # two numbers
+        TEXT,
+    ],
+)
+def test_other_unions_keep_their_branches(schema: dict[str, Any]) -> None:
+    assert number_branch(schema) == schema
+
+
 SKU = {"type": "string", "description": "The product SKU, e.g. SKU-100"}
 
 
@@ -179,6 +215,11 @@ def test_a_text_written_from_a_json_result_is_a_value_under_the_parameters_name(
     assert keyed_values({"type": "integer"}, "start", found) == {"type": "integer"}
     choices = {"type": "string", "enum": ["a", "b"]}
     assert keyed_values(choices, "start", found) == choices
+    # A date's ``start`` is not the event's start time: no value under the key fits it.
+    day = {"type": "string", "format": "date"}
+    assert keyed_values(day, "start", found) == day
+    dated = '[{"id": "E-3", "day": "2026-03-18", "start": "2026-03-18"}]'
+    assert keyed_values(day, "start", dated) == {**day, "enum": ["2026-03-18"]}
 
 
 def test_a_result_in_words_is_a_free_text_whole_where_its_tool_speaks_of_it() -> None:

@@ -100,6 +100,25 @@ def test_a_message_to_an_address_no_one_gave_is_a_step_too_early() -> None:
     )
 
 
+def test_a_search_for_a_made_up_address_may_take_the_name_the_request_gives() -> None:
+    send = ToolDefinition(
+        "send_message",
+        "Send a patient a message.",
+        schema(to={"type": "string"}, text={"type": "string"}),
+    )
+    tools = (send, *CLINIC)
+    asked = view(UserMessage("Send Tom Becker a text that our parking lot is closed this week."))
+    guessed = line(
+        'r1 = send_message(to="tom.becker@example.com", '
+        'text="Our parking lot is closed this week.")'
+    )
+    verdict = MadeUpValues().review(asked, guessed, [], tools)
+    # Held to "our parking lot" alone, the model searched the patients for "parking lot".
+    assert isinstance(verdict, Retry)
+    assert verdict.only == frozenset({"find_patient"})
+    assert verdict.texts == frozenset({"parking lot", "tom becker"})
+
+
 def test_a_first_line_that_copies_one_request_value_into_two_arguments_is_too_early() -> None:
     asked = view(UserMessage("How many days is it from today until 2026-04-01?"))
     copied = line('r1 = days_between(start="2026-04-01", end="2026-04-01")')

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from fake_llama import (
     CANCEL,
@@ -141,6 +142,20 @@ def test_a_look_the_request_names_or_that_follows_a_search_stands() -> None:
     assert (
         rule.review(view(ORDERED), line('r2 = order_status(order_id="O-7")'), placed, SHOP) is None
     )
+
+
+def test_a_look_written_under_a_part_of_the_request_with_no_value_stands() -> None:
+    asked = view(UserMessage("Order SKU-9 for Dana Cruz, and tell me where it stands."))
+    placed = [line(PLACE)]
+    status = line("r2 = order_status(order_id=r1)")
+    # Written under "tell me where it stands", the look is the step that part asks for.
+    under = replace(status, comment="# tell me where it stands")
+    assert LookAfterActGoes().review(asked, under, placed, SHOP) is None
+    assert UnaskedActGoes().review(asked, under, placed, SHOP) is None
+    # Under a clause that holds the request's values, or none, it is a look around.
+    clause = replace(status, comment="# Order SKU-9 for Dana Cruz")
+    assert LookAfterActGoes().review(asked, clause, placed, SHOP) == Drop()
+    assert LookAfterActGoes().review(asked, status, placed, SHOP) == Drop()
 
 
 def _placed() -> list[Message]:

@@ -6,7 +6,12 @@ from typing import Any
 
 import pytest
 
-from springtail.models._llamacpp._plan_grammar import held_texts, line_grammar, value_grammar
+from springtail.models._llamacpp._plan_grammar import (
+    held_texts,
+    line_grammar,
+    takes_free_text,
+    value_grammar,
+)
 from springtail.tools._definition import ToolDefinition
 from test_models_llamacpp_grammar import (
     CALCULATE,
@@ -142,3 +147,12 @@ def test_a_resumed_value_is_a_literal_then_the_character_after_it(
     vocab: Any, schema: dict[str, Any], value: str, ok: bool
 ) -> None:
     assert accepts(vocab, value_grammar(schema, value[-1]), value) is ok
+
+
+def test_a_number_that_may_be_written_as_text_is_no_free_text() -> None:
+    """A ``Decimal`` (a number or its text) took the calculator's whole result as text."""
+    decimal = {"anyOf": [{"type": "number"}, {"type": "string"}]}
+    assert not takes_free_text(decimal)
+    assert takes_free_text({"anyOf": [{"type": "string"}, {"type": "null"}]})
+    assert takes_free_text({"type": "string"})
+    assert not takes_free_text({"type": "string", "format": "date"})

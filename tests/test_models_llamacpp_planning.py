@@ -33,6 +33,7 @@ from springtail.messages import (
     UserMessage,
 )
 from springtail.models._llamacpp import (
+    Decide,
     Drop,
     LlamaCppChatModel,
     More,
@@ -913,3 +914,33 @@ def test_a_day_named_by_a_result_that_holds_none_is_read_from_the_turn_s_other_r
     (value,) = [g for g in runtime.grammars if g and g.startswith("root ::= value")]
     choice = next(rule for rule in value.splitlines() if rule.startswith("value- ::="))
     assert set(re.findall(r'"\\"([^"\\]+)\\""', choice)) == {"2026-03-16"}
+
+
+class _PartNote(Rule):
+    """After the first line, the request's part "then double it" is written as a note."""
+
+    def __init__(self, forced: bool = False) -> None:
+        self.forced = forced
+
+    def next(
+        self, view: TurnView, written: Sequence[PlanLine], tools: Sequence[ToolDefinition]
+    ) -> Next | None:
+        if len(written) != 1:
+            return None
+        return More(note="then double it") if self.forced else Decide(note="then double it")
+
+
+def test_a_note_is_written_above_the_line_the_model_then_writes_under_it() -> None:
+    asked = first_turn("What is 12 times 12, then double it?")
+    note, doubled = "# then double it", 'r2 = calculate(operation="multiply", left=r1, right=2)'
+    policy = SmallModelPolicy(rules=(_PartNote(),))
+    message = output(respond(replies(plan(MULTIPLY, note, doubled)), asked, policy=policy)[0])
+    assert message.metadata[PLAN_KEY] == [MULTIPLY, note, doubled]
+    assert [name for name, _ in calls(message)] == ["calculate"]  # the second waits for r1
+    # Where the model does not go on after the note, the plan ends without it.
+    declined = output(respond(replies(plan(MULTIPLY)), asked, policy=policy)[0])
+    assert declined.metadata[PLAN_KEY] == [MULTIPLY]
+    # ``More`` writes the line under the note whatever the model's share.
+    forced = SmallModelPolicy(rules=(_PartNote(forced=True),))
+    written = output(respond(replies(plan(MULTIPLY, note, doubled)), asked, policy=forced)[0])
+    assert written.metadata[PLAN_KEY] == [MULTIPLY, note, doubled]

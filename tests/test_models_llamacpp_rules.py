@@ -528,6 +528,7 @@ def test_the_default_rules_are_small_classes_asked_in_order() -> None:
         "UnusedValuesAskMore",
         "StrayLineGoes",
         "FoundRecordReplaced",
+        "BareStepAsked",
     ]
     assert json.dumps([type(r).__name__ for r in rules])  # plain values, printable
 
@@ -577,6 +578,39 @@ def test_an_id_written_into_a_parameter_whose_example_it_does_not_fit_retries() 
     named = view(UserMessage("Find member Khan."))
     assert rule.review(named, line('r1 = member_search(name="Khan")'), [], MEMBERS) is None
     assert rule.review(asked, line('r1 = member_search(name="M-104")'), [], MEMBERS) is None
+
+
+UNITS: dict[str, object] = {"type": "string", "enum": ["km", "mi", "kg", "lb"]}
+CONVERT = ToolDefinition(
+    "convert",
+    "Convert a value between units.",
+    schema(value={"type": "number"}, from_unit=UNITS, to_unit=UNITS),
+)
+FREIGHT = ToolDefinition(
+    "freight_quote",
+    "The price of sending a crate.",
+    schema(weight_kg={"type": "number"}, country={"type": "string"}),
+)
+
+
+def test_a_number_in_another_unit_than_its_parameter_s_is_converted_first() -> None:
+    rule = ValueFitsElsewhere()
+    asked = view(UserMessage("A crate weighs 10 lb. What does sending it to Chile cost?"))
+    quoted = line('r1 = freight_quote(weight_kg=10, country="Chile")')
+    # The 10 is in pounds and the parameter takes kilograms: the converter comes first, and
+    # the quote comes back after it taking the result.
+    assert rule.review(asked, quoted, [], (FREIGHT, CONVERT)) == Retry(
+        "freight_quote", only=frozenset({"convert"}), looked_up=frozenset({"weight_kg"})
+    )
+    # Kilograms already, no unit written, or nothing that converts: the line stands.
+    kilos = view(UserMessage("A crate weighs 10 kg. What does sending it to Chile cost?"))
+    assert rule.review(kilos, quoted, [], (FREIGHT, CONVERT)) is None
+    bare = view(UserMessage("Quote a crate of 10 to Chile."))
+    assert rule.review(bare, quoted, [], (FREIGHT, CONVERT)) is None
+    assert rule.review(asked, quoted, [], (FREIGHT,)) is None
+    # The converter's own line is the conversion.
+    converted = line('r1 = convert(value=10, from_unit="lb", to_unit="kg")')
+    assert rule.review(asked, converted, [], (FREIGHT, CONVERT)) is None
 
 
 def test_an_id_fits_only_an_example_with_the_same_letters() -> None:
@@ -787,3 +821,32 @@ def test_an_id_nobody_gave_beside_a_name_no_call_carries_is_the_name_looked_up()
     assert rule.review(given, invented, [], (MEMBER_FIND, MEMBER_RECORD)) is None
     found = line('r1 = member_find(name="Kenji Sato")')
     assert rule.review(asked, invented, [found], (MEMBER_FIND, MEMBER_RECORD)) is None
+
+
+def test_a_line_with_other_made_up_values_does_not_come_back_after_the_lookup() -> None:
+    book = ToolDefinition(
+        "member_book",
+        "Book a member in for a class.",
+        schema(
+            member_id={"type": "string", "description": "The member id, e.g. M-101"},
+            day={"type": "string", "format": "date"},
+        ),
+    )
+    tools = (MEMBER_FIND, MEMBER_RECORD, book)
+    asked = view(UserMessage("Call off Kenji Sato's class."))
+    # The booking's day is made up too: the name is looked up, and the model writes on.
+    booked = line('r1 = member_book(member_id="M-101", day="2023-04-15")')
+    assert LookUpFirst().review(asked, booked, [], tools) == Retry(
+        "member_book", frozenset({"kenji sato"}), only=frozenset({"member_find"})
+    )
+    # A day the request gives is read: the line comes back taking the id.
+    dated = view(UserMessage("Book Kenji Sato in on 2026-04-15."))
+    verdict = LookUpFirst().review(
+        dated, line('r1 = member_book(member_id="M-101", day="2026-04-15")'), [], tools
+    )
+    assert verdict == Retry(
+        "member_book",
+        frozenset({"kenji sato"}),
+        only=frozenset({"member_find"}),
+        looked_up=frozenset({"member_id"}),
+    )

@@ -76,6 +76,14 @@ def test_a_request_names_the_tools_whose_names_hold_one_of_its_words() -> None:
         ToolDefinition("order_cancel", "Cancel an order.", schema()),
     )
     assert named_tools("Where is my order?", orders) == frozenset()
+    # A word between a number and "of" is a measure, not a step.
+    units = (
+        ToolDefinition("convert_units", "Convert a value between units.", schema()),
+        ToolDefinition("order_status", "The status of an order.", schema()),
+    )
+    placed = "Place an order for Lee Park, 2 units of SKU-7, then check its status."
+    assert named_tools(placed, units) == {"order_status"}
+    assert named_tools("Convert 5 units to kilograms.", units) == {"convert_units"}
     assert "day" in tool_words(
         ToolDefinition("weekday", "The day of the week of a date.", schema())
     )

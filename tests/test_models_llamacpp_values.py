@@ -78,6 +78,15 @@ def test_grounded_means_every_value_with_digits_is_in_the_conversation() -> None
     assert grounded({"count": 3}, Known("Give me three of them."))
 
 
+def test_a_word_that_multiplies_makes_its_factor_known_not_wanted() -> None:
+    """ "Take 20% off 450 and then double it" wrote ``right=2``, read as made up."""
+    doubled = "Take 20% off 450 and then double it."
+    assert grounded({"left": 360, "right": 2}, Known(doubled + "\nreturned: 360"))
+    assert grounded({"right": 0.5}, Known("Halve the total."))
+    assert not grounded({"right": 2}, Known("Take 20% off 450."))
+    assert "2" not in RequestValues.of(doubled).wanted
+
+
 def test_a_call_is_made_up_when_no_value_with_digits_comes_from_the_conversation() -> None:
     known = Known("How many minutes are there in a day?")
     assert made_up({"start": "2023-04-01", "end": "2023-04-01"}, known)

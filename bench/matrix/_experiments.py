@@ -13,6 +13,7 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
+from bench.matrix._bare_steps import BareStepForced
 from bench.matrix._searches import EmptySearchLooksElsewhere
 from springtail.models._llamacpp import (
     CallShare,
@@ -557,6 +558,7 @@ EXPERIMENTS: dict[str, Rule] = {
     "CallShareNamed": CallShare(named=0.1),
     "MadeUpValuesNoSearch": MadeUpValues(search_named=False),
     "EmptySearchLooksElsewhere": EmptySearchLooksElsewhere(),
+    "BareStepForced": BareStepForced(),
 }
 """An experiment whose class is a default rule's takes that rule's place; ``AFTER_DEFAULTS`` go
 last; the others go first."""

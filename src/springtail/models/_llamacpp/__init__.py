@@ -35,6 +35,7 @@ from springtail.models._llamacpp._profile import (
 from springtail.models._llamacpp._rule import Rule
 from springtail.models._llamacpp._rules import (
     DEFAULT_RULES,
+    BareStepAsked,
     CallShare,
     CombinedResultsEnd,
     FollowUpCallFloor,
@@ -55,6 +56,7 @@ __all__ = [
     "DEFAULT_RULES",
     "DEFAULT_TOOL_GUIDANCE",
     "SMALL_MODEL_PROFILE",
+    "BareStepAsked",
     "ByShare",
     "CallShare",
     "Close",

@@ -172,7 +172,13 @@ def stated_numbers(schema: Any, numbers: Iterable[str]) -> Any:
     writes (``numbers``, normalised: the request, results, earlier turns)
     that the parameter's type and bounds admit; the schema as it is when
     none or too many are.
+
+    A number that may also be given as text (a ``Decimal``: ``anyOf`` a
+    number and a string) is written as a number: its text branch let the
+    model copy the calculator's whole result, ``left="45 * 8 = 360"``, and
+    the step failed (twenty-second pass).
     """
+    schema = number_branch(schema)
     if not isinstance(schema, Mapping) or "enum" in schema:
         return schema
     kind = schema.get("type")
@@ -191,6 +197,34 @@ def stated_numbers(schema: Any, numbers: Iterable[str]) -> Any:
     if not choices or len(choices) > _MAX_CHOICES:
         return schema
     return {**schema, "enum": sorted(choices)}
+
+
+def number_branch(schema: Any) -> Any:
+    """A parameter that takes a number or its text, as the number branch; others as they are.
+
+    Pydantic writes a ``Decimal`` as ``anyOf: [{"type": "number"}, {"type":
+    "string"}]``: the text is another spelling of the number, not a choice of
+    free text, so a value read from a result goes in as the number.
+    """
+    if not isinstance(schema, Mapping):
+        return schema
+    options = schema.get("anyOf") or schema.get("oneOf")
+    if not isinstance(options, list):
+        return schema
+    numbers = [o for o in options if isinstance(o, Mapping) and o.get("type") in _NUMBER_TYPES]
+    texts = [
+        o
+        for o in options
+        if isinstance(o, Mapping) and o.get("type") == "string" and not _CHOICE_KEYS & o.keys()
+    ]
+    if len(numbers) != 1 or len(numbers) + len(texts) != len(options):
+        return schema
+    rest = {k: v for k, v in schema.items() if k not in ("anyOf", "oneOf")}
+    return {**rest, **numbers[0]}
+
+
+_NUMBER_TYPES = ("number", "integer")
+_CHOICE_KEYS = frozenset({"enum", "const", "format"})
 
 
 def _within(schema: Mapping[str, Any], value: float) -> bool:
@@ -306,8 +340,9 @@ def keyed_values(schema: Any, name: str, data: str) -> Any:
     asked then for ``add_event(…, start=`` and ``cancel_event(event_id=``,
     the 1.5B model wrote ``"time from r1"`` for both (thirteenth pass). The
     values under a key that is the parameter's name, or the last word of it
-    (``id`` for ``event_id``), are what it reads. The schema as it is when the
-    result is not JSON or has no such key.
+    (``id`` for ``event_id``), are what it reads, where they fit the
+    parameter (a date's ``start`` is not an event's start time). The schema
+    as it is when the result is not JSON or has no such key.
     """
     if not isinstance(schema, Mapping) or "enum" in schema or schema.get("type") != "string":
         return schema
@@ -323,7 +358,10 @@ def keyed_values(schema: Any, name: str, data: str) -> Any:
             continue
         key = next((k for k in keys if k in record), None)
         value = record.get(key) if key is not None else None
-        if isinstance(value, str | int) and not isinstance(value, bool):
+        # A value of another kind under the name is not the one meant: a date's ``start``
+        # took the event's start time, "11:00" (twenty-second pass).
+        fits = isinstance(value, str | int) and not isinstance(value, bool)
+        if fits and _admits(schema, str(value)):
             found.add(str(value))
     if not found or len(found) > _MAX_CHOICES:
         return schema

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from springtail.models._llamacpp._values import RequestValues
 
-__all__ = ["Clause", "clauses", "next_clause"]
+__all__ = ["Clause", "clauses", "held_values", "next_clause"]
 
 _BREAK = re.compile(r"[.?!]+[\"')\]]*[ \t]+|;[ \t]+|,[ \t]+and[ \t]+|\n+")
 """Where a clause may end: a sentence's end, a semicolon, ", and", a line break."""
@@ -52,10 +52,10 @@ def clauses(request: str, wanted: Iterable[str]) -> list[Clause]:
     wanted = frozenset(wanted)
     found: list[Clause] = []
     for text in _split(request):
-        held = _held(text, wanted)
+        held = held_values(text, wanted)
         if held:
             bare = any(
-                len(part.split()) >= _STEP_WORDS and not _held(part, wanted)
+                len(part.split()) >= _STEP_WORDS and not held_values(part, wanted)
                 for part in _PART.split(text)
             )
             found.append(Clause(text[:_LONGEST].rstrip(), held, bare))
@@ -113,7 +113,7 @@ def _ends_sentence(text: str, match: re.Match[str]) -> bool:
     return not (short and not _VOWELS & set(word_text.lower()))
 
 
-def _held(text: str, wanted: frozenset[str]) -> frozenset[str]:
+def held_values(text: str, wanted: frozenset[str]) -> frozenset[str]:
     """The values of ``wanted`` that ``text`` holds, read as a request of its own or written."""
     lowered = text.lower()
     own = RequestValues.of(text).wanted & wanted

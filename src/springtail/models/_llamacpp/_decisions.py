@@ -170,6 +170,10 @@ class Decide:
     call).
     """
 
+    note: str = ""
+    """When set, written as a comment before the model decides, and the line it then writes
+    goes under it: a part of the request no line has served yet ("tell me where it stands")."""
+
 
 @dataclass(frozen=True, slots=True)
 class More:
@@ -183,6 +187,8 @@ class More:
     wanted: frozenset[str] = frozenset()
     tools: frozenset[str] = frozenset()
     """When set, the line calls one of these tools (the request names them, no line did)."""
+    note: str = ""
+    """When set, written as a comment above the line (as ``Decide.note``)."""
 
 
 @dataclass(frozen=True, slots=True)

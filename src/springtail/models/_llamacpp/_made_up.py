@@ -138,7 +138,11 @@ class MadeUpValues(Rule):
         found = _found_by_search(view, line, tools)
         if found is None:
             return verdict
-        texts = frozenset(named_things(view.request, tools))
+        # A name the request gives that no call carries is a thing it names too: held to
+        # "our parking lot" alone, "Send Tom Becker a text that our parking lot is closed"
+        # searched the patients for "parking lot" (twenty-second pass).
+        names = view.values.names & unused_values(view, written, tools)
+        texts = frozenset(named_things(view.request, tools)) | names
         return Retry(line.tool, only=found[0], looked_up=found[1], texts=texts)
 
     def _verdict(

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-__all__ = ["NUMBER_WORDS"]
+__all__ = ["NUMBER_WORDS", "TIMES_WORDS"]
 
 NUMBER_WORDS = {
     "zero": "0",
@@ -27,3 +27,18 @@ NUMBER_WORDS = {
     "thousand": "1000",
 }
 """Number words, lower-cased, and the plain number each stands for."""
+
+TIMES_WORDS = {
+    "double": ("2",),
+    "doubled": ("2",),
+    "twice": ("2",),
+    "triple": ("3",),
+    "tripled": ("3",),
+    "half": ("2", "0.5"),
+    "halve": ("2", "0.5"),
+    "halved": ("2", "0.5"),
+}
+"""Words that multiply, and the numbers a call that does it writes ("double it" is ``* 2``).
+
+Known, not wanted: a number a call may write without the request stating it
+(twenty-second pass), never a value the request asks a call to carry."""

@@ -18,6 +18,7 @@ from springtail.models._llamacpp._plan import PlanLine
 from springtail.models._llamacpp._rule import (
     Rule,
     acts,
+    asked_part,
     line_carries,
     literal_arguments,
     request_wanted,
@@ -150,6 +151,8 @@ class LookAfterActGoes(Rule):
         """``Retry`` for the request values still unused, else the plan's end; or pass."""
         if not line.refs and not view.plan.results:
             return None  # a line of a first plan that takes no variable takes no result
+        if asked_part(view, line, tools):
+            return None  # "…, and tell me where it stands": the look is asked for
         if line_carries(line, request_wanted(view, tools), tool_schema(tools, line.tool)):
             return None
         taken = _taken_from(view, line, written)
@@ -190,7 +193,7 @@ class UnaskedActGoes(Rule):
         tools: Sequence[ToolDefinition],
     ) -> Review | None:
         """``Drop`` (or the answer after results) for an act nobody asked for; else pass."""
-        if not line.refs or not (written or view.plan.results):
+        if not line.refs or not (written or view.plan.results) or asked_part(view, line, tools):
             return None
         # With no request value left unused, every value the line carries is one an earlier
         # line or call carries already.

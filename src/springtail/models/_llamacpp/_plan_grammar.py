@@ -194,13 +194,22 @@ f-char ::= [^"\\{}\x00-\x1F\x7F] | "\\" (["\\/bfnrt])"""
 variables, or texts and variables joined with ``+``."""
 
 
+_NUMBERS = ("number", "integer")
+
+
 def takes_free_text(spec: Any) -> bool:
-    """Whether a parameter takes free text (a string with no enum, pattern or format)."""
+    """Whether a parameter takes free text (a string with no enum, pattern or format).
+
+    A union that takes a number is a number that may be written as text (a
+    ``Decimal``), not free text: taken as text, the calculator's ``left``
+    was given its whole earlier result, "45 * 8 = 360" (twenty-second pass).
+    """
     if not isinstance(spec, Mapping):
         return False
     options = spec.get("anyOf") or spec.get("oneOf")
     if isinstance(options, list):
-        return any(takes_free_text(o) for o in options)
+        numbers = any(isinstance(o, Mapping) and o.get("type") in _NUMBERS for o in options)
+        return not numbers and any(takes_free_text(o) for o in options)
     return spec.get("type") == "string" and not ({"enum", "const", "pattern", "format"} & set(spec))
 
 

@@ -33,6 +33,7 @@ from springtail.models._llamacpp._binding import (
 from springtail.models._llamacpp._clauses import Clause, clauses, next_clause
 from springtail.models._llamacpp._decisions import (
     Close,
+    Decide,
     Drop,
     Keep,
     More,
@@ -174,6 +175,9 @@ class Planner:
                     line_tokens = gen.tokenize(line.source()[len(f"{variable} =") :] + "\n")
             if line is None:
                 break
+            if comment:
+                # The rules read the part of the request the line was written under.
+                line = replace(line, comment=comment)
             asked = bool(wanted) and not (bridging and bool(line.refs))
             if asked and not line_carries(line, wanted, _schema(choices, line.tool)):
                 # The line the policy asked for does not carry what it was asked for (often it
@@ -284,6 +288,8 @@ class Planner:
                 # The model says what its next step is, then whether a call does it: after
                 # the last call it names a step that is none ("# Step 3: Return the result").
                 note = self._step_comment(tokens, number + 1)
+            elif isinstance(step, Decide | More) and step.note:
+                note = (f"# {step.note}", gen.tokenize(f"# {step.note}\n"))
             wants = self._another(tokens + note[1] if note else tokens)
             going_on = wants
             if isinstance(step, More):

@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from springtail.models._llamacpp._clauses import held_values
 from springtail.models._llamacpp._decisions import Next, Opening, Review
 from springtail.models._llamacpp._plan import PlanLine, Ref, Template
 from springtail.models._llamacpp._plan_grammar import takes_free_text
@@ -24,6 +25,7 @@ from springtail.tools._definition import ToolDefinition
 __all__ = [
     "Rule",
     "acts",
+    "asked_part",
     "line_carries",
     "literal_arguments",
     "literal_specs",
@@ -167,3 +169,13 @@ def searches_by_text(tool: ToolDefinition) -> bool:
 def acts(tools: Sequence[ToolDefinition], name: str) -> bool:
     """Whether a tool needs two values or more: it acts, where a search or lookup needs one."""
     return len((tool_schema(tools, name) or {}).get("required") or ()) >= 2
+
+
+def asked_part(view: TurnView, line: PlanLine, tools: Sequence[ToolDefinition]) -> bool:
+    """Whether a line was written under a part of the request that holds no value of its own.
+
+    Such a part ("tell me where it stands") is a step the request asks for
+    in words alone; a line under it is asked for, not a look around.
+    """
+    text = line.comment.removeprefix("#").strip()
+    return bool(text) and not held_values(text, request_wanted(view, tools))

@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from springtail.models._llamacpp._bare_step import BareStepAsked
 from springtail.models._llamacpp._binding import signature
 from springtail.models._llamacpp._decisions import (
     ByShare,
@@ -48,17 +49,20 @@ from springtail.models._llamacpp._rule import (
     literal_specs,
     searches_by_text,
     takes_id,
+    tool_schema,
     unnamed_steps,
     unused_values,
 )
 from springtail.models._llamacpp._stubs import parameter_example
 from springtail.models._llamacpp._subjects import providers
-from springtail.models._llamacpp._values import normal, shape
+from springtail.models._llamacpp._units import converters
+from springtail.models._llamacpp._values import invented, normal, shape
 from springtail.models._llamacpp._view import TurnView
 from springtail.tools._definition import ToolDefinition
 
 __all__ = [
     "DEFAULT_RULES",
+    "BareStepAsked",
     "CallShare",
     "CombinedResultsEnd",
     "FollowUpCallFloor",
@@ -280,6 +284,12 @@ class ValueFitsElsewhere(Rule):
     left alone. The line is written again with only the tools whose
     parameters fit, and must carry the value; this retry may follow another
     (the second choice after a step too early was the search).
+
+    A number the request writes in one unit where the parameter's name says
+    another (``weight_kg=10`` for "a parcel weighs 10 lb") does not fit
+    either: the tools that convert between the two units come first, and the
+    line comes back after them taking the result (``_units.converters``;
+    twenty-second pass).
     """
 
     def review(
@@ -291,6 +301,9 @@ class ValueFitsElsewhere(Rule):
     ) -> Review | None:
         """``Retry`` without the line's tool when a value fits only another tool's parameter."""
         for name, value, spec in literal_specs(line, tools):
+            convert = converters(view.request, name, value, spec, tools) - {line.tool}
+            if convert and not line.refs:
+                return Retry(line.tool, only=convert, looked_up=frozenset({name}))
             if not isinstance(value, str):
                 continue
             text = normal(value)
@@ -356,7 +369,13 @@ class LookUpFirst(Rule):
             about = providers(name, spec, tools, besides=line.tool)
             lookups = frozenset(d.name for d in tools if d.name in about and searches_by_text(d))
             if lookups and wanted:
-                return Retry(line.tool, wanted, only=lookups, looked_up=frozenset({name}))
+                # The line comes back only when the rest of it is read, not made up: "Call
+                # off Kenji Sato's appointment" opened with a booking on a made-up day, and
+                # it came back after the lookup and booked (twenty-second pass).
+                rest = {n: v for n, v in literal_arguments(line).items() if n != name}
+                back = not invented(rest, view.known, tool_schema(tools, line.tool))
+                looked_up = frozenset({name}) if back else frozenset()
+                return Retry(line.tool, wanted, only=lookups, looked_up=looked_up)
         return None
 
 
@@ -389,5 +408,6 @@ DEFAULT_RULES: tuple[Rule, ...] = (
     UnusedValuesAskMore(),
     StrayLineGoes(),
     FoundRecordReplaced(),
+    BareStepAsked(),
 )
 """``SmallModelPolicy``'s rules, in the order they are asked."""

@@ -104,14 +104,19 @@ def named_families(request: str, tools: Sequence[ToolDefinition]) -> dict[str, f
 
     "Send patient P-103 an e-mail" names ``send_message`` by "send" and the
     ``patient_*`` tools by "patient". A word that every tool's name holds
-    names none of them.
+    names none of them, and a word between a number and "of" is a measure
+    ("2 units of SKU-7" does not name ``convert_units``: twenty-second pass).
     """
-    said = words(request)
+    said = words(_MEASURES.sub(" ", request))
     named: dict[str, set[str]] = {}
     for d in tools:
         for word in _name_words(d) & said:
             named.setdefault(word, set()).add(d.name)
     return {word: frozenset(group) for word, group in named.items() if len(group) < len(tools)}
+
+
+_MEASURES = re.compile(r"(?<=\d)\s*[A-Za-z]+(?=\s+of\b)")
+"""The word after a number that a measure's "of" follows: "2 units of", "3 kg of"."""
 
 
 def tool_words(tool: ToolDefinition) -> frozenset[str]:

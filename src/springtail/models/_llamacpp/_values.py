@@ -21,7 +21,7 @@ from functools import cached_property
 from typing import Any
 
 from springtail.models._llamacpp._durations import spans_of_time
-from springtail.models._llamacpp._number_words import NUMBER_WORDS
+from springtail.models._llamacpp._number_words import NUMBER_WORDS, TIMES_WORDS
 from springtail.models._llamacpp._stubs import id_example
 from springtail.models._llamacpp._subjects import words
 from springtail.models._llamacpp._worded_dates import ISO_DATE, dates_in_words, worded_dates
@@ -180,6 +180,9 @@ class Known:
         self.text = lowered
         numbers = {normal(m.group()) for m in _NUMBER.finditer(text)}
         numbers.update(n for w, n in NUMBER_WORDS.items() if re.search(rf"\b{w}\b", lowered))
+        for word, times in TIMES_WORDS.items():
+            if re.search(rf"\b{word}\b", lowered):
+                numbers.update(times)
         numbers.update(spans_of_time(lowered))
         self.numbers = numbers
         self.dates = dates_in_words(lowered)
