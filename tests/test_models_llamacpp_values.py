@@ -264,3 +264,16 @@ def test_a_span_of_time_is_known_in_the_unit_a_parameter_asks_for() -> None:
     assert invented({"minutes": 17}, known) == frozenset({"minutes"})
     # "a day" writes no amount: its minutes are what the question asks, so they stay unknown.
     assert invented({"left": 1440}, Known("How many minutes are there in a day?")) == {"left"}
+
+
+def test_an_id_that_writes_its_own_parameter_s_name_is_a_blank_not_a_value() -> None:
+    """ "Please drop the team sync" was written ``cancel_event(event_id="your_event_id")``."""
+    known = Known("Please drop the team sync from my calendar.")
+    assert invented({"event_id": "your_event_id"}, known) == {"event_id"}
+    assert made_up({"event_id": "your_event_id"}, known)
+    assert invented({"event_id": "E-1"}, Known("Cancel E-1.")) == frozenset()
+    # Not where the request writes it, nor outside an id.
+    assert (
+        invented({"event_id": "event_id"}, Known("Cancel the one called event_id.")) == frozenset()
+    )
+    assert invented({"text": "some text"}, known) == frozenset()

@@ -252,7 +252,7 @@ def invented(
     taken: dict[str, int] = {}
     properties = (schema or {}).get("properties") or {}
     for name, value in arguments.items():
-        if _unshaped_id(value, properties.get(name), known):
+        if _unshaped_id(value, properties.get(name), known) or _placeholder(name, value, known):
             names.append(name)
             continue
         single = argument_values({name: value}, schema)
@@ -278,6 +278,21 @@ def _unshaped_id(value: Any, spec: Any, known: Known) -> bool:
         return False
     text = normal(value)
     return bool(text) and not known.holds(text)
+
+
+def _placeholder(name: str, value: Any, known: Known) -> bool:
+    """Whether an id parameter holds a blank that writes the parameter's own name.
+
+    "Please drop the team sync from my calendar" was written as
+    ``cancel_event(event_id="your_event_id")``: a blank to fill in, not an
+    id (twenty-second pass). Only for ids (``id`` or ``…_id``): a ``text``
+    may well hold the word "text".
+    """
+    key = name.lower()
+    if not isinstance(value, str) or not (key == "id" or key.endswith("_id")):
+        return False
+    squeezed = re.sub(r"[^a-z0-9]", "", value.lower())
+    return re.sub(r"[^a-z0-9]", "", key) in squeezed and not known.holds(normal(value))
 
 
 def grounded(
@@ -310,7 +325,10 @@ def made_up(
     """
     values = argument_values(arguments, schema)
     properties = (schema or {}).get("properties") or {}
-    unshaped = any(_unshaped_id(v, properties.get(n), known) for n, v in arguments.items())
+    unshaped = any(
+        _unshaped_id(v, properties.get(n), known) or _placeholder(n, v, known)
+        for n, v in arguments.items()
+    )
     if not unshaped and not any(_read_only(v) for v in values):
         return False
     return not any(
