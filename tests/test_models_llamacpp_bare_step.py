@@ -27,6 +27,9 @@ def test_a_part_after_the_values_that_holds_none_is_a_bare_part() -> None:
     # A greeting before the first value is none, nor is a part of one word.
     greeted = "Hi, hope your week is going well! Order SKU-2 for Omar Diaz, please."
     assert bare_parts(greeted, wanted) == []
+    # Parts are cut as clauses are: not after "Dr.".
+    confirm = "Book P-101 with Dr. Haddad on 2026-03-17. Then ask Dr. Ng to confirm."
+    assert bare_parts(confirm, frozenset({"p-101", "2026-03-17"})) == ["ask Dr. Ng to confirm"]
     # A part between two that hold values is one the plan's lines went through.
     priced = "A 35,000 order gets 18% off. What's the final price, and what percent of 40,000?"
     assert bare_parts(priced, frozenset({"35000", "18%", "40000"})) == []

@@ -19,7 +19,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from springtail.models._llamacpp._clauses import held_values
+from springtail.models._llamacpp._clauses import held_values, split_clauses
 from springtail.models._llamacpp._decisions import Decide, Next
 from springtail.models._llamacpp._plan import PlanLine
 from springtail.models._llamacpp._rule import Rule, request_wanted, unused_values
@@ -28,10 +28,10 @@ from springtail.tools._definition import ToolDefinition
 
 __all__ = ["BareStepAsked", "bare_parts"]
 
-_PARTS = re.compile(
-    r"[.?!]+[\"')\]]*\s+|;\s+|,\s+(?:and\s+)?(?:then\s+)?|\s+and\s+then\s+|\s+then\s+|\n+"
+_WITHIN = re.compile(
+    r"^(?:and\s+)?then\s+|,\s+(?:and\s+)?(?:then\s+)?|\s+and\s+then\s+|\s+then\s+", re.IGNORECASE
 )
-"""Where a part of a request ends: a sentence, a semicolon, a comma, "and then", "then"."""
+"""Where a clause (``_clauses.split_clauses``) parts further: a comma, "and then", "then"."""
 
 
 def bare_parts(request: str, wanted: frozenset[str], *, least_words: int = 2) -> list[str]:
@@ -44,7 +44,8 @@ def bare_parts(request: str, wanted: frozenset[str], *, least_words: int = 2) ->
     price" after both lines, the model added a subtraction). A greeting
     before the first value is no step, nor is a part of one word ("please").
     """
-    parts = [p for p in (p.strip(" .?!,;") for p in _PARTS.split(request)) if p]
+    pieces = (p for clause in split_clauses(request) for p in _WITHIN.split(clause))
+    parts = [p for p in (p.strip(" .?!,;") for p in pieces) if p]
     valued = [i for i, part in enumerate(parts) if held_values(part, wanted)]
     if not valued:
         return []

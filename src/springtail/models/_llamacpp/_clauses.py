@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from springtail.models._llamacpp._values import RequestValues
 
-__all__ = ["Clause", "clauses", "held_values", "next_clause"]
+__all__ = ["Clause", "clauses", "held_values", "next_clause", "split_clauses"]
 
 _BREAK = re.compile(r"[.?!]+[\"')\]]*[ \t]+|;[ \t]+|,[ \t]+and[ \t]+|\n+")
 """Where a clause may end: a sentence's end, a semicolon, ", and", a line break."""
@@ -51,7 +51,7 @@ def clauses(request: str, wanted: Iterable[str]) -> list[Clause]:
     """
     wanted = frozenset(wanted)
     found: list[Clause] = []
-    for text in _split(request):
+    for text in split_clauses(request):
         held = held_values(text, wanted)
         if held:
             bare = any(
@@ -82,7 +82,8 @@ def next_clause(
     return current
 
 
-def _split(request: str) -> list[str]:
+def split_clauses(request: str) -> list[str]:
+    """The request cut at sentence ends (not after "Dr." or an initial), semicolons, ", and"."""
     parts: list[str] = []
     start = 0
     for match in _BREAK.finditer(request):
