@@ -12,7 +12,6 @@ from springtail.models._llamacpp._binding import (
     keyed_values,
     misread_day,
     named_numbers,
-    number_branch,
     prose_text,
     scalar,
     shaped_tokens,
@@ -142,21 +141,6 @@ def test_a_number_that_may_be_text_is_written_as_a_number_the_conversation_state
     }
     # Too many numbers to choose from: still a number, never the text branch.
     assert "anyOf" not in stated_numbers(DECIMAL, [str(n) for n in range(65)])
-    assert number_branch(DECIMAL)["type"] == "number"
-
-
-@pytest.mark.parametrize(
-    "schema",
-    [
-        {"anyOf": [{"type": "number"}, {"type": "null"}]},  # optional: null is no spelling
-        {"anyOf": [{"type": "number"}, {"type": "string", "enum": ["all"]}]},  # a choice
-        {"anyOf": [{"type": "string"}, {"type": "string", "format": "date"}]},  # no number
-        {"anyOf": [{"type": "number"}, {"type": "integer"}, {"type": "string"}]},  # two numbers
-        TEXT,
-    ],
-)
-def test_other_unions_keep_their_branches(schema: dict[str, Any]) -> None:
-    assert number_branch(schema) == schema
 
 
 SKU = {"type": "string", "description": "The product SKU, e.g. SKU-100"}

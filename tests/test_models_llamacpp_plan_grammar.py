@@ -9,6 +9,7 @@ import pytest
 from springtail.models._llamacpp._plan_grammar import (
     held_texts,
     line_grammar,
+    number_branch,
     takes_free_text,
     value_grammar,
 )
@@ -156,3 +157,25 @@ def test_a_number_that_may_be_written_as_text_is_no_free_text() -> None:
     assert takes_free_text({"anyOf": [{"type": "string"}, {"type": "null"}]})
     assert takes_free_text({"type": "string"})
     assert not takes_free_text({"type": "string", "format": "date"})
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"anyOf": [{"type": "number"}, {"type": "string", "enum": ["all"]}]},  # a choice
+        {"anyOf": [{"type": "string"}, {"type": "string", "format": "date"}]},  # no number
+        {"type": "string"},
+    ],
+)
+def test_other_unions_keep_their_branches(schema: dict[str, Any]) -> None:
+    assert number_branch(schema) == schema
+
+
+def test_a_number_or_its_text_is_its_number_branch() -> None:
+    decimal = {"description": "The first number", "anyOf": [{"type": "number"}, {"type": "string"}]}
+    assert number_branch(decimal) == {"description": "The first number", "type": "number"}
+    # An optional number, and a pydantic text branch with a pattern, are numbers too.
+    optional = {"anyOf": [{"type": "integer"}, {"type": "null"}]}
+    assert number_branch(optional) == {"type": "integer"}
+    patterned = {"anyOf": [{"type": "number"}, {"type": "string", "pattern": "^-?[0-9.]+$"}]}
+    assert number_branch(patterned)["type"] == "number"

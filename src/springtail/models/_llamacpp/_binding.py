@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
 from springtail.models._llamacpp._plan import Ref, Result, Template
-from springtail.models._llamacpp._plan_grammar import takes_free_text
+from springtail.models._llamacpp._plan_grammar import number_branch, takes_free_text
 from springtail.models._llamacpp._stubs import id_example
 from springtail.models._llamacpp._subjects import speaks_of, words
 from springtail.tools._definition import ToolDefinition
@@ -197,34 +197,6 @@ def stated_numbers(schema: Any, numbers: Iterable[str]) -> Any:
     if not choices or len(choices) > _MAX_CHOICES:
         return schema
     return {**schema, "enum": sorted(choices)}
-
-
-def number_branch(schema: Any) -> Any:
-    """A parameter that takes a number or its text, as the number branch; others as they are.
-
-    Pydantic writes a ``Decimal`` as ``anyOf: [{"type": "number"}, {"type":
-    "string"}]``: the text is another spelling of the number, not a choice of
-    free text, so a value read from a result goes in as the number.
-    """
-    if not isinstance(schema, Mapping):
-        return schema
-    options = schema.get("anyOf") or schema.get("oneOf")
-    if not isinstance(options, list):
-        return schema
-    numbers = [o for o in options if isinstance(o, Mapping) and o.get("type") in _NUMBER_TYPES]
-    texts = [
-        o
-        for o in options
-        if isinstance(o, Mapping) and o.get("type") == "string" and not _CHOICE_KEYS & o.keys()
-    ]
-    if len(numbers) != 1 or len(numbers) + len(texts) != len(options):
-        return schema
-    rest = {k: v for k, v in schema.items() if k not in ("anyOf", "oneOf")}
-    return {**rest, **numbers[0]}
-
-
-_NUMBER_TYPES = ("number", "integer")
-_CHOICE_KEYS = frozenset({"enum", "const", "format"})
 
 
 def _within(schema: Mapping[str, Any], value: float) -> bool:

@@ -194,22 +194,48 @@ f-char ::= [^"\\{}\x00-\x1F\x7F] | "\\" (["\\/bfnrt])"""
 variables, or texts and variables joined with ``+``."""
 
 
+def number_branch(schema: Any) -> Any:
+    """A parameter that takes a number or its text, as its number branch; others as they are.
+
+    Pydantic writes a ``Decimal`` as ``anyOf: [{"type": "number"}, {"type":
+    "string"}]``: the text is another spelling of the number, not free text.
+    Taken as text, the calculator's ``left`` was given its whole earlier
+    result, "45 * 8 = 360", and a value read from a result goes in as the
+    number (twenty-second pass). A ``null`` branch (an optional number) is
+    no spelling either.
+    """
+    if not isinstance(schema, Mapping):
+        return schema
+    options = schema.get("anyOf") or schema.get("oneOf")
+    if not isinstance(options, list):
+        return schema
+    numbers = [o for o in options if isinstance(o, Mapping) and o.get("type") in _NUMBERS]
+    spellings = [
+        o
+        for o in options
+        if isinstance(o, Mapping)
+        and (o.get("type") == "null" or (o.get("type") == "string" and not _CHOICE_KEYS & o.keys()))
+    ]
+    if not numbers or len(numbers) + len(spellings) != len(options):
+        return schema
+    rest = {k: v for k, v in schema.items() if k not in ("anyOf", "oneOf")}
+    return {**rest, **numbers[0]}
+
+
 _NUMBERS = ("number", "integer")
+_CHOICE_KEYS = frozenset({"enum", "const", "format"})
 
 
 def takes_free_text(spec: Any) -> bool:
     """Whether a parameter takes free text (a string with no enum, pattern or format).
 
-    A union that takes a number is a number that may be written as text (a
-    ``Decimal``), not free text: taken as text, the calculator's ``left``
-    was given its whole earlier result, "45 * 8 = 360" (twenty-second pass).
+    A number that may be written as text (``number_branch``) is a number.
     """
-    if not isinstance(spec, Mapping):
+    if not isinstance(spec, Mapping) or number_branch(spec) is not spec:
         return False
     options = spec.get("anyOf") or spec.get("oneOf")
     if isinstance(options, list):
-        numbers = any(isinstance(o, Mapping) and o.get("type") in _NUMBERS for o in options)
-        return not numbers and any(takes_free_text(o) for o in options)
+        return any(takes_free_text(o) for o in options)
     return spec.get("type") == "string" and not ({"enum", "const", "pattern", "format"} & set(spec))
 
 
