@@ -944,3 +944,25 @@ def test_a_note_is_written_above_the_line_the_model_then_writes_under_it() -> No
     forced = SmallModelPolicy(rules=(_PartNote(forced=True),))
     written = output(respond(replies(plan(MULTIPLY, note, doubled)), asked, policy=forced)[0])
     assert written.metadata[PLAN_KEY] == [MULTIPLY, note, doubled]
+
+
+def test_the_policy_reviews_a_line_with_the_note_it_was_written_under() -> None:
+    seen: list[str] = []
+
+    class Reads(_PartNote):
+        def review(
+            self,
+            view: TurnView,
+            line: PlanLine,
+            written: Sequence[PlanLine],
+            tools: Sequence[ToolDefinition],
+        ) -> Review | None:
+            seen.append(line.comment)
+            return None
+
+    asked = first_turn("What is 12 times 12, then double it?")
+    note, doubled = "# then double it", 'r2 = calculate(operation="multiply", left=r1, right=2)'
+    policy = SmallModelPolicy(rules=(Reads(),))
+    respond(replies(plan(MULTIPLY, note, doubled)), asked, policy=policy)
+    # ``asked_part`` reads it there: a line under a part with no value is asked for.
+    assert seen == ["", note]
