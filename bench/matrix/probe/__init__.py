@@ -18,7 +18,9 @@ Per tool set, the probe holds, in this order:
   (``_lookups``, calendar cases 36-43), written in the eighteenth pass;
 * four requests whose steps the request asks for with no value and no tool's name, or one
   tool three times (``_steps``, cases 36-39, the calendar's 44-47), written in the
-  twenty-second pass.
+  twenty-second pass;
+* four chains with a step between what the request gives and what it asks (``_between``,
+  cases 40-43, the calendar's 48-51), written in the twenty-third pass.
 
 Case ids are positional, so new requests are only ever appended.
 """
@@ -26,6 +28,7 @@ Case ids are positional, so new requests are only ever appended.
 from __future__ import annotations
 
 from bench.matrix._cases import Case
+from bench.matrix.probe._between import BETWEEN as _BETWEEN
 from bench.matrix.probe._cases import PROBE as _CHAINS
 from bench.matrix.probe._lookups import LOOKUPS as _LOOKUPS
 from bench.matrix.probe._multi import MULTI as _MULTI
@@ -34,7 +37,7 @@ from bench.matrix.probe._steps import STEPS as _STEPS
 __all__ = ["PROBE"]
 
 PROBE: dict[str, tuple[Case, ...]] = {
-    name: chains + _MULTI[name] + _LOOKUPS.get(name, ()) + _STEPS[name]
+    name: chains + _MULTI[name] + _LOOKUPS.get(name, ()) + _STEPS[name] + _BETWEEN[name]
     for name, chains in _CHAINS.items()
 }
-"""The probe's cases by tool set name: chains, several-at-once requests, lookups, then steps."""
+"""The probe's cases by tool set name: chains, several at once, lookups, steps, steps between."""
