@@ -9,27 +9,18 @@ need no earlier result are the reply's tool calls; the plan itself goes into
 the reply's metadata, so the conversation carries it.
 
 When results are in, the lines whose references have answered are written
-out: the line's fixed text is given and the model writes only the values of
-the arguments that were variables, having read the results.
+out (``_write_out.py``): the line's fixed text is given and the model writes
+only the values of the arguments that were variables, having read the
+results.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from springtail.models._llamacpp._binding import (
-    UNBOUND,
-    bind,
-    keyed_values,
-    misread_day,
-    named_numbers,
-    prose_text,
-    shaped_tokens,
-    stated_numbers,
-)
 from springtail.models._llamacpp._clauses import Clause, clauses, next_clause
 from springtail.models._llamacpp._decisions import (
     Close,
@@ -45,25 +36,21 @@ from springtail.models._llamacpp._decisions import (
 )
 from springtail.models._llamacpp._decoder import Decoder
 from springtail.models._llamacpp._drafts import LineDraft, PromptLookup
-from springtail.models._llamacpp._parse import ParsedCall
 from springtail.models._llamacpp._plan import (
     LINES_KEY,
     PLAN_KEY,
     Plan,
     PlanLine,
     Ref,
-    Result,
-    Template,
-    python_value,
-    read_value,
 )
-from springtail.models._llamacpp._plan_grammar import held_texts, line_grammar, value_grammar
+from springtail.models._llamacpp._plan_grammar import held_texts, line_grammar
 from springtail.models._llamacpp._policy import ToolPolicy
 from springtail.models._llamacpp._reply import Reply
 from springtail.models._llamacpp._rule import line_carries, request_wanted, unused_values
 from springtail.models._llamacpp._subjects import unit_takers
 from springtail.models._llamacpp._unknown import unknown_call
 from springtail.models._llamacpp._view import TurnView
+from springtail.models._llamacpp._write_out import write_out
 from springtail.tools._definition import ToolDefinition
 
 __all__ = ["MAX_LINES", "Planner"]
@@ -315,7 +302,7 @@ class Planner:
         now = [line for line in lines if line.refs <= set(answered)]
         if gen.options.parallel_tool_calls is False:
             now = now[:1]
-        written = self._write_out(now, tools)
+        written = write_out(gen, view, now, tools)
         if not written:
             return None
         metadata = {
@@ -371,7 +358,7 @@ class Planner:
         the model wrote no valid value).
         """
         lines = ready if self.gen.options.parallel_tool_calls is not False else ready[:1]
-        written = self._write_out(lines, tools)
+        written = write_out(self.gen, self.view, lines, tools)
         if not written:
             return None
         return self.gen.reply(
@@ -379,89 +366,6 @@ class Planner:
             [call for _, call in written],
             metadata={LINES_KEY: [line.variable for line, _ in written]},
         )
-
-    def _write_out(
-        self, lines: Sequence[PlanLine], tools: Sequence[ToolDefinition]
-    ) -> list[tuple[PlanLine, ParsedCall]]:
-        """The calls of ``lines``, each reference's value written by the model from its result."""
-        gen = self.gen
-        schemas = {d.name: d.input_schema for d in tools}
-        tokens = gen.tokens + gen.open_tag + gen.newline
-        calls: list[tuple[PlanLine, ParsedCall]] = []
-        for line in lines:
-            if line.comment:
-                tokens = tokens + gen.tokenize(line.comment + "\n")
-            if not line.refs:
-                calls.append((line, ParsedCall(line.tool, line.bound({}))))
-                tokens = tokens + gen.tokenize(line.source() + "\n")
-                continue
-            schema = schemas.get(line.tool)
-            written = None if schema is None else self._written(tokens, line, schema, tools)
-            if written is None:
-                continue
-            text, arguments = written
-            tokens = tokens + gen.tokenize(text)
-            calls.append((line, ParsedCall(line.tool, arguments)))
-        return calls
-
-    def _written(
-        self, tokens: list[int], line: PlanLine, schema: Any, tools: Sequence[ToolDefinition]
-    ) -> tuple[str, dict[str, Any]] | None:
-        """The line as written now (``rK = tool(...)`` and its newline) and its arguments."""
-        gen = self.gen
-        properties = schema.get("properties") or {}
-        text = f"{line.variable} = {line.tool}("
-        arguments: dict[str, Any] = {}
-        last = len(line.arguments) - 1
-        results = self.view.plan.results
-        for index, (name, value) in enumerate(line.arguments):
-            text += f"{', ' if index else ''}{name}="
-            read_from: list[str] = []
-            result: Result | None = None
-            if isinstance(value, Ref | Template):
-                if isinstance(value, Ref):
-                    result = results.get(value.variable)
-                    if result is not None and not result.is_error:
-                        read_from = [result.data, self.view.request]
-                value = bind(value, results, properties.get(name))
-                if value is UNBOUND and result is not None and read_from:
-                    giver = next((d for d in tools if d.name == result.tool), None)
-                    value = prose_text(result, name, properties.get(name), giver)
-            if value is not UNBOUND:
-                arguments[name] = value
-                text += python_value(value)
-                continue
-            end = ")" if index == last else ","
-            context = tokens + gen.tokenize(text)
-            spec = stated_numbers(properties.get(name, {}), self.view.known.numbers)
-            if read_from and gen.profile.keyed_values:
-                spec = keyed_values(spec, name, read_from[0])  # the result, when it is JSON
-                spec = named_numbers(spec, name, read_from[0])  # ... and when it is words
-            if read_from and "enum" not in spec:
-                shaped = shaped_tokens(spec, read_from)
-                if shaped is None and result is not None and misread_day(spec, result):
-                    # ``day=r2`` where r2 is the free slot's "09:30": the day is one another
-                    # result of the turn gives (twenty-first pass).
-                    shaped = shaped_tokens(spec, [*self.view.answered, self.view.request])
-                if shaped is None:
-                    return None  # the id is not in the result: there is nothing to read
-                spec = shaped
-            attempt = gen.generate(
-                value_grammar(spec, end),
-                tokens=context,
-                stream=False,
-                drafter=PromptLookup(context, shortest=3),
-                done=_value_done(end),
-            )
-            if attempt.finish_reason != "stop" or not attempt.text.endswith(end):
-                return None
-            source = attempt.text[: -len(end)]
-            try:
-                arguments[name] = read_value(source)
-            except ValueError:
-                return None
-            text += source
-        return text + ")\n", arguments
 
 
 def _after_lookup(
@@ -485,21 +389,6 @@ _COMMENT_TOKENS = 40
 def _ends_line(text: str) -> bool:
     """A line is complete at the newline the grammar puts after it."""
     return text.endswith("\n") and bool(text.strip())
-
-
-def _value_done(end: str) -> Callable[[str], bool]:
-    """Whether a value's text is complete: one whole literal, then ``end``."""
-
-    def done(text: str) -> bool:
-        if not text.endswith(end):
-            return False
-        try:
-            read_value(text[: -len(end)])
-        except ValueError:
-            return False
-        return True
-
-    return done
 
 
 def _schema(tools: Sequence[ToolDefinition], name: str) -> Any:
