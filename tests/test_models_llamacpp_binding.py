@@ -16,6 +16,7 @@ from springtail.models._llamacpp._binding import (
     scalar,
     shaped_tokens,
     stated_numbers,
+    unread_arguments,
 )
 from springtail.models._llamacpp._plan import PlanLine, Ref, Result, Template
 from springtail.tools._definition import ToolDefinition
@@ -246,3 +247,14 @@ def test_a_day_given_a_plain_result_that_is_no_date_was_misread() -> None:
     assert not misread_day(day, Result("find_events", '[{"day": "2026-03-16"}]', is_error=False))
     assert not misread_day(day, Result("find_free_slot", "09:30", is_error=True))
     assert not misread_day(TEXT, Result("find_free_slot", "09:30", is_error=False))
+
+
+def test_an_argument_is_unread_only_where_its_answered_result_holds_nothing_of_its_shape() -> None:
+    order = {"type": "string", "description": "The order id, e.g. O-1000"}
+    patient = {"type": "string", "description": "The patient id, e.g. P-101"}
+    lines = (("order_id", Ref("r1")), ("patient_id", Ref("r3")), ("code", Ref("r9")))
+    wanted = {"properties": {"order_id": order, "patient_id": patient, "code": TEXT}}
+    # r1 is one plain value that fits; the record r3 holds no P-101-like id, nor does the
+    # request; r9 has not answered (a line of the same plan), so there is nothing to judge.
+    assert unread_arguments(lines, RESULTS, "Look up Aisha Khan", wanted) == {"patient_id"}
+    assert unread_arguments(lines, RESULTS, "Patient P-103, please", wanted) == frozenset()

@@ -372,6 +372,29 @@ def test_an_invented_text_that_names_what_the_line_before_looked_up_waits_for_it
     assert MadeUpValues().review(asked, todo, [lookup], CLINIC) == Wait(frozenset({"title"}))
 
 
+def test_an_invented_id_of_what_the_line_before_speaks_of_waits_for_that_line() -> None:
+    done = ToolDefinition(
+        "todo_complete",
+        "Mark a to-do done.",
+        schema(id={"type": "integer", "description": "The to-do id, e.g. 3"}),
+    )
+    request = UserMessage("Put 'Renew the lease' on my to-do list and then mark it as done.")
+    asked = view(request)
+    added = line('r1 = todo_add(title="Renew the lease")')
+    complete = line("r2 = todo_complete(id=1)")
+    assert MadeUpValues().review(asked, complete, [added], (*CLINIC, done)) == Wait(
+        frozenset({"id"})
+    )
+    # A "1" the system prompt holds is no to-do's id either.
+    prompted = view(SystemMessage("1. Be brief."), request)
+    assert MadeUpValues().review(prompted, complete, [added], (*CLINIC, done)) == Wait(
+        frozenset({"id"})
+    )
+    # After a line about another subject the id is not its result: the step was invented.
+    other = line('r1 = visit_price(kind="checkup")')
+    assert MadeUpValues().review(asked, complete, [other], (*CLINIC, done)) == Drop()
+
+
 def test_a_text_built_from_this_turns_results_is_read_not_invented() -> None:
     discount = ToolDefinition(
         "discount",

@@ -294,6 +294,26 @@ def test_a_repeat_of_a_call_made_this_turn_is_prose_first_and_ends_the_plan_late
     assert rule.review(state, line('r1 = weekday(day="2026-12-26")'), [], TOOLS) is None
 
 
+def test_a_twin_that_takes_its_twin_s_result_as_an_id_ends_the_plan() -> None:
+    rule = RepeatAsProse()
+    asked = view(UserMessage("Clear everything off my calendar for 2026-03-16."))
+    listing = line("r1 = event_list()")
+    first = line("r2 = event_cancel(event_id=r1)")
+    # The event's id is read from the day's events; the next cancel would read the first
+    # cancel's "cancelled" as an id.
+    assert rule.review(asked, first, [listing], EVENTS) is None
+    assert rule.review(asked, line("r3 = event_cancel(event_id=r2)"), [listing, first], EVENTS) == (
+        Drop()
+    )
+    # A number a twin computes is a step: "double it, then double it again".
+    double = ToolDefinition(
+        "multiply", "A product.", schema(left={"type": "number"}, right={"type": "number"})
+    )
+    once = line("r2 = multiply(left=r1, right=2)")
+    twice = line("r3 = multiply(left=r2, right=2)")
+    assert rule.review(asked, twice, [listing, once], (*EVENTS, double)) is None
+
+
 def test_a_repeat_while_the_request_has_values_left_retries_without_that_tool() -> None:
     rule = RepeatAsProse()
     asked = UserMessage("What day of the week is 2026-12-25, and how many days until 2027-01-01?")
@@ -522,6 +542,7 @@ def test_the_default_rules_are_small_classes_asked_in_order() -> None:
         "UnaskedActGoes",
         "UnknownToolAsProse",
         "RepeatAsProse",
+        "StepBetweenFirst",
         "ValueFitsElsewhere",
         "LookUpFirst",
         "MadeUpValues",

@@ -34,6 +34,7 @@ __all__ = [
     "shaped_tokens",
     "signature",
     "stated_numbers",
+    "unread_arguments",
 ]
 
 UNBOUND: Final = object()
@@ -250,6 +251,32 @@ def shaped_tokens(schema: Any, texts: Iterable[str]) -> Any:
     if not choices:
         return None
     return schema if len(choices) > _MAX_CHOICES else {**schema, "enum": sorted(choices)}
+
+
+def unread_arguments(
+    arguments: Iterable[tuple[str, Any]],
+    results: Mapping[str, Result],
+    request: str,
+    schema: Any,
+) -> frozenset[str]:
+    """The parameters whose variable's result holds no value of their shape to read.
+
+    The write-out (``shaped_tokens``) finds nothing to read there and drops
+    the call: ``cancel_appointment(appointment_id=r1)`` after a patient
+    search holds a patient's id, not an appointment's.
+    """
+    properties: Mapping[str, Any] = (schema or {}).get("properties") or {}
+    unread: set[str] = set()
+    for name, value in arguments:
+        result = results.get(value.variable) if isinstance(value, Ref) else None
+        if result is None or result.is_error:
+            continue
+        spec = properties.get(name)
+        if bind(value, results, spec) is not UNBOUND or misread_day(spec, result):
+            continue
+        if shaped_tokens(spec, [result.data, request]) is None:
+            unread.add(name)
+    return frozenset(unread)
 
 
 def misread_day(schema: Any, result: Result) -> bool:

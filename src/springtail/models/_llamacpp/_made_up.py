@@ -15,9 +15,21 @@ from typing import Any
 
 from springtail.models._llamacpp._decisions import Drop, Keep, Prose, Retry, Review, Wait
 from springtail.models._llamacpp._plan import PlanLine
-from springtail.models._llamacpp._rule import Rule, literal_arguments, tool_schema, unused_values
+from springtail.models._llamacpp._rule import (
+    Rule,
+    literal_arguments,
+    takes_id,
+    tool_schema,
+    unused_values,
+)
 from springtail.models._llamacpp._searched import named_things, searches
-from springtail.models._llamacpp._subjects import named_tools, providers, words
+from springtail.models._llamacpp._subjects import (
+    named_tools,
+    parameter_words,
+    providers,
+    tool_words,
+    words,
+)
 from springtail.models._llamacpp._values import (
     Known,
     invented,
@@ -95,7 +107,10 @@ class MadeUpValues(Rule):
     (``patient_share(price=r1, coverage_percent=0.8)`` after a patient's
     record), or when its invented text names what the line before looked up
     (``todo_add(title="Call C-102 back")`` after customer C-102's lookup: the
-    title is about the customer). A chain step whose value another tool
+    title is about the customer), and when its invented values are ids of
+    what the line before's tool speaks of (``todo_complete(id=1)`` after
+    ``todo_add``: an id is read, never computed; twenty-third pass). A
+    chain step whose value another tool
     gives, not yet called, is written again with only those tools (the step
     between); a date or time no tool gives by its words is given by a tool
     whose description speaks of such values and needs none ("returns ids and
@@ -156,6 +171,14 @@ class MadeUpValues(Rule):
         arguments, schema = literal_arguments(line), tool_schema(tools, line.tool)
         made_alone = invented(arguments, view.known, schema) - _from_results(arguments, view)
         made = made_alone | _parroted(arguments, view.request)
+        ids = _ids_of_the_line_before(view, arguments, schema, written, tools)
+        if ids:
+            # An id is read, never computed: one neither the request nor a result gives (a
+            # "1" the system prompt happens to hold is no to-do's id), after a line about
+            # that subject, is that line's result ("Put 'Send the SKU-300 catalogue' on my
+            # to-do list and then mark it as done." went on to ``todo_complete(id=1)``, run
+            # beside the ``todo_add`` and before it; twenty-third pass).
+            return Wait(ids)
         if not made:
             # A filter the conversation never asked for is a choice made up: it is left out.
             unasked = unnamed_filters(arguments, schema, view.known.text)
@@ -289,6 +312,37 @@ def _all_text(names: frozenset[str], schema: Mapping[str, Any] | None) -> bool:
     return bool(names) and all(
         (properties.get(name) or {}).get("type") == "string" for name in names
     )
+
+
+def _ids_of_the_line_before(
+    view: TurnView,
+    arguments: Mapping[str, Any],
+    schema: Mapping[str, Any] | None,
+    written: Sequence[PlanLine],
+    tools: Sequence[ToolDefinition],
+) -> frozenset[str]:
+    """A later line's ids that neither the request nor a result gives, if about the line before.
+
+    Every such id must be of what the line before's tool speaks of (its
+    words), or none is returned.
+    """
+    properties: Mapping[str, Any] = (schema or {}).get("properties") or {}
+    giver = next((d for d in tools if written and d.name == written[-1].tool), None)
+    if giver is None:
+        return frozenset()
+    read = Known(" ".join((view.request, *view.answered)))
+    ids = frozenset(
+        name
+        for name, value in arguments.items()
+        if takes_id(name, properties.get(name))
+        and isinstance(value, str | int)
+        and not isinstance(value, bool)
+        and not read.holds(normal(str(value)))
+    )
+    spoken = tool_words(giver) - {"id"}  # most tools speak of ids
+    if all(parameter_words(name, properties.get(name)) & spoken for name in ids):
+        return ids
+    return frozenset()
 
 
 def _names_key(arguments: Mapping[str, Any], made: frozenset[str], before: PlanLine) -> bool:

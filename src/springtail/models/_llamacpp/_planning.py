@@ -255,8 +255,10 @@ class Planner:
                 line_tokens = gen.tokenize(line.source()[len(f"{variable} =") :] + "\n")
             lines.append(replace(line, comment=comment) if comment else line)
             tokens = tokens + head + line_tokens
-            if deferred is not None and line.tool in deferred[2] and not line.refs:
+            if deferred is not None and line.tool in deferred[2] and line.refs <= set(answered):
                 # The lookup stands: the line it was for comes back, taking the lookup's result.
+                # A lookup may read a result already in (a patient's appointments, from the
+                # search that found the patient: ``StepBetweenFirst``).
                 number += 1
                 later = _after_lookup(f"r{number}", *deferred[:2], Ref(line.variable))
                 lines.append(later)

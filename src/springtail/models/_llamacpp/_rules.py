@@ -41,7 +41,7 @@ from springtail.models._llamacpp._past_request import (
     StrayLineGoes,
     UnaskedActGoes,
 )
-from springtail.models._llamacpp._plan import PlanLine
+from springtail.models._llamacpp._plan import PlanLine, Ref
 from springtail.models._llamacpp._replaced import FoundRecordReplaced
 from springtail.models._llamacpp._rule import (
     Rule,
@@ -53,6 +53,7 @@ from springtail.models._llamacpp._rule import (
     unnamed_steps,
     unused_values,
 )
+from springtail.models._llamacpp._step_between import StepBetweenFirst
 from springtail.models._llamacpp._stubs import parameter_example
 from springtail.models._llamacpp._subjects import providers
 from springtail.models._llamacpp._units import converters
@@ -73,6 +74,7 @@ __all__ = [
     "PlanLimit",
     "RepeatAsProse",
     "Rule",
+    "StepBetweenFirst",
     "StrayLineGoes",
     "UnaskedActGoes",
     "UnknownToolAsProse",
@@ -185,7 +187,13 @@ class RepeatAsProse(Rule):
     """A line identical to a call already made this turn: nothing new to call.
 
     The model loops on its last call; the tool loop would refuse the repeat,
-    and asking again costs a round.
+    and asking again costs a round. So does a line identical to the one
+    before but for the id it takes from that line's result (a twin): "Clear
+    everything off my calendar for 2026-03-16." listed the day, then wrote
+    ``cancel_event(event_id=r1)``, ``cancel_event(event_id=r2)`` … seven
+    times, each cancelling the last one's "cancelled" (twenty-third pass).
+    An act's result is no id of what it acted on; a number a twin computes
+    is a step ("double it, then double it again") and stays.
     """
 
     def review(
@@ -196,6 +204,8 @@ class RepeatAsProse(Rule):
         tools: Sequence[ToolDefinition],
     ) -> Review | None:
         """A retry or prose for a first line that repeats a call, the plan's end for a later one."""
+        if written and _twin(line, written[-1], tools):
+            return Drop()
         if line.refs or not view.repeats(line.tool, literal_arguments(line)):
             return None
         if written:
@@ -204,6 +214,22 @@ class RepeatAsProse(Rule):
         # Values of the request no call has carried yet: the plan missed a step, which the
         # model meant to take when it opened a call again ("... and send Sam the yen price").
         return Retry(line.tool, unused) if unused else Prose(without_tools=True)
+
+
+def _twin(line: PlanLine, before: PlanLine, tools: Sequence[ToolDefinition]) -> bool:
+    """Whether ``line`` is ``before`` again but for ids it takes from ``before``'s result."""
+    if line.tool != before.tool or len(line.arguments) != len(before.arguments):
+        return False
+    properties: Mapping[str, Any] = (tool_schema(tools, line.tool) or {}).get("properties") or {}
+    differ = [
+        (name, value)
+        for (name, value), (other, was) in zip(line.arguments, before.arguments, strict=True)
+        if name != other or value != was
+    ]
+    return bool(differ) and all(
+        value == Ref(before.variable) and takes_id(name, properties.get(name))
+        for name, value in differ
+    )
 
 
 @dataclass(frozen=True)
@@ -402,6 +428,7 @@ DEFAULT_RULES: tuple[Rule, ...] = (
     UnaskedActGoes(),
     UnknownToolAsProse(),
     RepeatAsProse(),
+    StepBetweenFirst(),
     ValueFitsElsewhere(),
     LookUpFirst(),
     MadeUpValues(),
