@@ -258,3 +258,23 @@ def test_an_argument_is_unread_only_where_its_answered_result_holds_nothing_of_i
     # request; r9 has not answered (a line of the same plan), so there is nothing to judge.
     assert unread_arguments(lines, RESULTS, "Look up Aisha Khan", wanted) == {"patient_id"}
     assert unread_arguments(lines, RESULTS, "Patient P-103, please", wanted) == frozenset()
+
+
+def test_a_parameter_that_speaks_of_an_address_takes_one_the_texts_hold() -> None:
+    to = {"type": "string", "description": "An e-mail address, or a phone number for sms"}
+    record = (
+        "Aisha Khan, born 1991-08-30, e-mail aisha.khan@mailbox.example, phone +44 20 555 0103."
+    )
+    # The address and the phone number, not the birthday; the patient id is no choice.
+    assert shaped_tokens(to, [record, "Send patient P-103 an e-mail"])["enum"] == [
+        "+44 20 555 0103",
+        "aisha.khan@mailbox.example",
+    ]
+    mail_only = {"type": "string", "description": "The e-mail address"}
+    assert shaped_tokens(mail_only, ['{"email": "aisha.khan@mailbox.example"}']) == {
+        **mail_only,
+        "enum": ["aisha.khan@mailbox.example"],
+    }
+    # No address to read: there is nothing to write; a parameter of no address is left free.
+    assert shaped_tokens(mail_only, ["No patient matches 'Khan'."]) is None
+    assert shaped_tokens(TEXT, [record]) == TEXT

@@ -395,6 +395,31 @@ def test_an_invented_id_of_what_the_line_before_speaks_of_waits_for_that_line() 
     assert MadeUpValues().review(asked, complete, [other], (*CLINIC, done)) == Drop()
 
 
+def test_a_made_up_detail_in_a_text_beside_an_earlier_result_waits_for_that_result() -> None:
+    send = ToolDefinition(
+        "send_message",
+        "Send a patient a message.",
+        schema(to={"type": "string"}, text={"type": "string"}),
+    )
+    asked = view(UserMessage("Send patient P-103 an e-mail to bring her insurance card."))
+    record = line('r1 = patient_lookup(patient_id="P-103")')
+    dated = line('r2 = send_message(to=r1, text="Bring your card on 2023-04-15 at 10:00.")')
+    # The text is written once the record is read, beside the address read from it.
+    assert MadeUpValues().review(asked, dated, [record], (*CLINIC, send)) == Wait(
+        frozenset({"text"})
+    )
+    # A line that takes no result has nothing to read the detail from; an invented address
+    # is no detail.
+    alone = line('r2 = send_message(to="P-103", text="Bring your card on 2023-04-15.")')
+    assert MadeUpValues().review(asked, alone, [record], (*CLINIC, send)) != Wait(
+        frozenset({"text"})
+    )
+    mailed = line('r2 = send_message(to=r1, text="Write to a.khan2@example.com")')
+    assert MadeUpValues().review(asked, mailed, [record], (*CLINIC, send)) != Wait(
+        frozenset({"text"})
+    )
+
+
 def test_a_text_built_from_this_turns_results_is_read_not_invented() -> None:
     discount = ToolDefinition(
         "discount",

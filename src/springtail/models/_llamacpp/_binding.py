@@ -46,6 +46,11 @@ _MAX_CHOICES = 64
 """More numbers than this in a conversation and a number is left free: the choice says little."""
 _WORD = re.compile(r"[A-Za-z0-9]+(?:[-_./:@#][A-Za-z0-9]+)*")
 """A token of a result's text: ``SKU-300`` in "SKU-300 RAG Practice Dataset: 4 in stock"."""
+_ADDRESS = re.compile(r"[^\s@]+@[^\s@]+\.[^\s@]+")
+_AROUND = "\"'.,;:()[]{}<>"
+"""What an address found in a text may carry around it (JSON's quotes, a full stop)."""
+_PHONE = re.compile(r"\+?\d[\d ()-]{5,}\d")
+"""A phone number as results write one (``+44 20 555 0103``)."""
 _DATE = re.compile(r"(?<!\d)\d{4}-\d{2}-\d{2}(?!\d)")
 """A date as JSON writes it, also the day of a date and time (``2026-03-16T10:00``)."""
 
@@ -236,12 +241,19 @@ def shaped_tokens(schema: Any, texts: Iterable[str]) -> Any:
     ``doctor_id``). A date (``format: date``) is read the same way: a day
     read from an empty search (``[]``) had been written as ``2023-04-01``.
     The schema as it is when the example has no digits or the texts hold
-    too many such tokens to say which.
+    too many such tokens to say which. A parameter whose description speaks
+    of an e-mail address takes one of the addresses (and, when it speaks of
+    a phone, the phone numbers) the texts hold: asked to "Send patient
+    P-103 an e-mail", the model wrote the patient's id as ``to`` from a
+    record that gave her address (twenty-third pass).
     """
     if not isinstance(schema, Mapping) or "enum" in schema or schema.get("type") != "string":
         return schema
+    contacts = _contacts(schema, texts)
     if schema.get("format") == "date":
         choices = {d for text in texts for d in _DATE.findall(text)}
+    elif contacts is not None:
+        choices = contacts
     else:
         example = id_example(schema)
         if example is None:
@@ -251,6 +263,20 @@ def shaped_tokens(schema: Any, texts: Iterable[str]) -> Any:
     if not choices:
         return None
     return schema if len(choices) > _MAX_CHOICES else {**schema, "enum": sorted(choices)}
+
+
+def _contacts(schema: Mapping[str, Any], texts: Iterable[str]) -> set[str] | None:
+    """The addresses (and phone numbers) in ``texts`` for a parameter that takes one; else None."""
+    said = words(str(schema.get("description") or ""))
+    if "mail" not in said:
+        return None
+    texts = list(texts)
+    found = {a.strip(_AROUND) for text in texts for a in _ADDRESS.findall(text)}
+    if "phone" in said:
+        found |= {
+            p.strip() for text in texts for p in _PHONE.findall(text) if not _DATE.fullmatch(p)
+        }
+    return found
 
 
 def unread_arguments(

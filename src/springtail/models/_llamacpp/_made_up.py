@@ -15,6 +15,7 @@ from typing import Any
 
 from springtail.models._llamacpp._decisions import Drop, Keep, Prose, Retry, Review, Wait
 from springtail.models._llamacpp._plan import PlanLine
+from springtail.models._llamacpp._plan_grammar import takes_free_text
 from springtail.models._llamacpp._rule import (
     Rule,
     literal_arguments,
@@ -109,9 +110,11 @@ class MadeUpValues(Rule):
     (``todo_add(title="Call C-102 back")`` after customer C-102's lookup: the
     title is about the customer), and when its invented values are ids of
     what the line before's tool speaks of (``todo_complete(id=1)`` after
-    ``todo_add``: an id is read, never computed; twenty-third pass). A
-    chain step whose value another tool
-    gives, not yet called, is written again with only those tools (the step
+    ``todo_add``: an id is read, never computed; twenty-third pass), or
+    when it takes an earlier result and its only invented values are
+    details with digits in a free text (a reminder's "on 2023-04-15 at
+    10:00 AM"): the text is written once that result is read. A chain step
+    whose value another tool gives, not yet called, is written again with only those tools (the step
     between); a date or time no tool gives by its words is given by a tool
     whose description speaks of such values and needs none ("returns ids and
     days"), and the line comes back after it, taking its result. Otherwise
@@ -223,6 +226,12 @@ class MadeUpValues(Rule):
         before = written[-1]
         if (line.refs and before.tool in given) or _names_key(arguments, made, before):
             return Wait(made)
+        if line.refs and made == made_alone and _detail_made_up(arguments, made, schema):
+            # A text that invents a detail in a line that takes an earlier result is written
+            # once that result is read ("Send patient P-103 an e-mail reminding her to bring
+            # her insurance card" wrote "… your appointment on 2023-04-15 at 10:00 AM." beside
+            # the record's address; twenty-third pass).
+            return Wait(made)
         added = _added_request_values(view, line, written, tools)
         if added:
             # The request asked for the line, and the line before computed the value ahead, if
@@ -311,6 +320,20 @@ def _all_text(names: frozenset[str], schema: Mapping[str, Any] | None) -> bool:
     properties: Mapping[str, Any] = (schema or {}).get("properties") or {}
     return bool(names) and all(
         (properties.get(name) or {}).get("type") == "string" for name in names
+    )
+
+
+def _detail_made_up(
+    arguments: Mapping[str, Any], made: frozenset[str], schema: Mapping[str, Any] | None
+) -> bool:
+    """Whether every invented value is a free text whose made-up part has digits (no address)."""
+    properties: Mapping[str, Any] = (schema or {}).get("properties") or {}
+    return bool(made) and all(
+        takes_free_text(properties.get(name))
+        and isinstance(arguments.get(name), str)
+        and any(c.isdigit() for c in arguments[name])
+        and "@" not in arguments[name]
+        for name in made
     )
 
 
