@@ -390,6 +390,15 @@ def test_an_invented_id_of_what_the_line_before_speaks_of_waits_for_that_line() 
     assert MadeUpValues().review(prompted, complete, [added], (*CLINIC, done)) == Wait(
         frozenset({"id"})
     )
+    # After an answer, an id may be one that answer gave ("now mark it as done").
+    answered = view(
+        UserMessage("Put 'Renew the lease' on my to-do list."),
+        AssistantMessage("Added to-do #1: Renew the lease."),
+        request,
+    )
+    assert MadeUpValues().review(answered, complete, [added], (*CLINIC, done)) != Wait(
+        frozenset({"id"})
+    )
     # After a line about another subject the id is not its result: the step was invented.
     other = line('r1 = visit_price(kind="checkup")')
     assert MadeUpValues().review(asked, complete, [other], (*CLINIC, done)) == Drop()

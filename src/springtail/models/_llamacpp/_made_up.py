@@ -347,11 +347,12 @@ def _ids_of_the_line_before(
     """A later line's ids that neither the request nor a result gives, if about the line before.
 
     Every such id must be of what the line before's tool speaks of (its
-    words), or none is returned.
+    words), or none is returned. A request that follows an answer may name
+    an id that answer gave ("cancel that one"): none is returned there.
     """
     properties: Mapping[str, Any] = (schema or {}).get("properties") or {}
     giver = next((d for d in tools if written and d.name == written[-1].tool), None)
-    if giver is None:
+    if giver is None or view.follow_up:
         return frozenset()
     read = Known(" ".join((view.request, *view.answered)))
     ids = frozenset(
