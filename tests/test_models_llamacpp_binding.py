@@ -258,6 +258,9 @@ def test_an_argument_is_unread_only_where_its_answered_result_holds_nothing_of_i
     # request; r9 has not answered (a line of the same plan), so there is nothing to judge.
     assert unread_arguments(lines, RESULTS, "Look up Aisha Khan", wanted) == {"patient_id"}
     assert unread_arguments(lines, RESULTS, "Patient P-103, please", wanted) == frozenset()
+    # A parameter the schema does not know has no shape to miss.
+    assert unread_arguments((("note", Ref("r3")),), RESULTS, "", wanted) == frozenset()
+    assert unread_arguments((("note", Ref("r3")),), RESULTS, "", None) == frozenset()
 
 
 def test_a_parameter_that_speaks_of_an_address_takes_one_the_texts_hold() -> None:

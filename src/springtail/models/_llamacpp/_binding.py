@@ -297,7 +297,7 @@ def unread_arguments(
         result = results.get(value.variable) if isinstance(value, Ref) else None
         if result is None or result.is_error:
             continue
-        spec = properties.get(name)
+        spec = properties.get(name) or {}  # a parameter the schema does not know: no shape
         if bind(value, results, spec) is not UNBOUND or misread_day(spec, result):
             continue
         if shaped_tokens(spec, [result.data, request]) is None:
