@@ -9,7 +9,9 @@ holds. The measurement behind each is in ``docs/embedded-model.md``.
 The base ``Rule`` and the readings several rules share are in ``_rule.py``;
 ``MadeUpValues``, the largest rule, is in ``_made_up.py``, and the rules that
 cut a plan where it goes past the request are in ``_past_request.py``;
-``FoundRecordReplaced`` (``_replaced.py``) reads a search's records. All
+``FoundRecordReplaced`` (``_replaced.py``) reads a search's records,
+``StepBetweenFirst`` (``_step_between.py``) what a result lacks, and
+``BareStepAsked`` (``_bare_step.py``) a part of the request with no value. All
 are re-exported here with ``DEFAULT_RULES``, the order the policy asks them in.
 """
 
