@@ -20,7 +20,9 @@ Per tool set, the probe holds, in this order:
   tool three times (``_steps``, cases 36-39, the calendar's 44-47), written in the
   twenty-second pass;
 * four chains with a step between what the request gives and what it asks (``_between``,
-  cases 40-43, the calendar's 48-51), written in the twenty-third pass.
+  cases 40-43, the calendar's 48-51), written in the twenty-third pass;
+* for the calendar only, four requests for one tool twice (``_twice``, cases 52-55),
+  written in the twenty-third pass.
 
 Case ids are positional, so new requests are only ever appended.
 """
@@ -33,11 +35,17 @@ from bench.matrix.probe._cases import PROBE as _CHAINS
 from bench.matrix.probe._lookups import LOOKUPS as _LOOKUPS
 from bench.matrix.probe._multi import MULTI as _MULTI
 from bench.matrix.probe._steps import STEPS as _STEPS
+from bench.matrix.probe._twice import TWICE as _TWICE
 
 __all__ = ["PROBE"]
 
 PROBE: dict[str, tuple[Case, ...]] = {
-    name: chains + _MULTI[name] + _LOOKUPS.get(name, ()) + _STEPS[name] + _BETWEEN[name]
+    name: chains
+    + _MULTI[name]
+    + _LOOKUPS.get(name, ())
+    + _STEPS[name]
+    + _BETWEEN[name]
+    + _TWICE.get(name, ())
     for name, chains in _CHAINS.items()
 }
 """The probe's cases by tool set name: chains, several at once, lookups, steps, steps between."""
