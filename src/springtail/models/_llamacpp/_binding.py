@@ -21,6 +21,7 @@ from springtail.models._llamacpp._plan import Ref, Result, Template
 from springtail.models._llamacpp._plan_grammar import number_branch, takes_free_text
 from springtail.models._llamacpp._stubs import id_example
 from springtail.models._llamacpp._subjects import speaks_of, words
+from springtail.models._llamacpp._values import ADDRESS
 from springtail.tools._definition import ToolDefinition
 
 __all__ = [
@@ -46,7 +47,6 @@ _MAX_CHOICES = 64
 """More numbers than this in a conversation and a number is left free: the choice says little."""
 _WORD = re.compile(r"[A-Za-z0-9]+(?:[-_./:@#][A-Za-z0-9]+)*")
 """A token of a result's text: ``SKU-300`` in "SKU-300 RAG Practice Dataset: 4 in stock"."""
-_ADDRESS = re.compile(r"[^\s@]+@[^\s@]+\.[^\s@]+")
 _AROUND = "\"'.,;:()[]{}<>"
 """What an address found in a text may carry around it (JSON's quotes, a full stop)."""
 _PHONE = re.compile(r"\+?\d[\d ()-]{5,}\d")
@@ -271,7 +271,7 @@ def _contacts(schema: Mapping[str, Any], texts: Iterable[str]) -> set[str] | Non
     if "mail" not in said:
         return None
     texts = list(texts)
-    found = {a.strip(_AROUND) for text in texts for a in _ADDRESS.findall(text)}
+    found = {a.strip(_AROUND) for text in texts for a in ADDRESS.findall(text)}
     if "phone" in said:
         found |= {
             p.strip() for text in texts for p in _PHONE.findall(text) if not _DATE.fullmatch(p)

@@ -32,6 +32,7 @@ from springtail.models._llamacpp._subjects import (
     words,
 )
 from springtail.models._llamacpp._values import (
+    ADDRESS,
     Known,
     invented,
     literals,
@@ -332,7 +333,7 @@ def _detail_made_up(
         takes_free_text(properties.get(name))
         and isinstance(arguments.get(name), str)
         and any(c.isdigit() for c in arguments[name])
-        and "@" not in arguments[name]
+        and ADDRESS.search(arguments[name]) is None
         for name in made
     )
 
@@ -354,15 +355,17 @@ def _ids_of_the_line_before(
     giver = next((d for d in tools if written and d.name == written[-1].tool), None)
     if giver is None or view.follow_up:
         return frozenset()
-    read = Known(" ".join((view.request, *view.answered)))
-    ids = frozenset(
-        name
+    written_ids = {
+        name: value
         for name, value in arguments.items()
         if takes_id(name, properties.get(name))
         and isinstance(value, str | int)
         and not isinstance(value, bool)
-        and not read.holds(normal(str(value)))
-    )
+    }
+    if not written_ids:
+        return frozenset()  # most lines write no id: the texts are not read for them
+    read = Known(" ".join((view.request, *view.answered)))
+    ids = frozenset(n for n, v in written_ids.items() if not read.holds(normal(str(v))))
     spoken = tool_words(giver) - {"id"}  # most tools speak of ids
     if all(parameter_words(name, properties.get(name)) & spoken for name in ids):
         return ids

@@ -27,6 +27,7 @@ from springtail.models._llamacpp._subjects import words
 from springtail.models._llamacpp._worded_dates import ISO_DATE, dates_in_words, worded_dates
 
 __all__ = [
+    "ADDRESS",
     "Known",
     "Literals",
     "RequestValues",
@@ -224,7 +225,8 @@ def _has_digit(value: str) -> bool:
     return any(c.isdigit() for c in value)
 
 
-_ADDRESS = re.compile(r"[^\s@]+@[^\s@]+\.[^\s@]+")
+ADDRESS = re.compile(r"[^\s@]+@[^\s@]+\.[^\s@]+")
+"""An e-mail address, as a text writes one."""
 
 
 def _read_only(value: str) -> bool:
@@ -233,7 +235,7 @@ def _read_only(value: str) -> bool:
     Told "Send Tom Becker a text", the model wrote ``to="tom.becker@example.com"``:
     an address is a record's, like an id, however plausible its spelling.
     """
-    return _has_digit(value) or _ADDRESS.fullmatch(value) is not None
+    return _has_digit(value) or ADDRESS.fullmatch(value) is not None
 
 
 def invented(
