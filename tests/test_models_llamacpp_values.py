@@ -188,6 +188,12 @@ def test_the_month_of_a_date_in_words_is_not_a_name() -> None:
     assert names("Book Tom Becker on March 19") == {"tom becker"}
 
 
+def test_a_weekday_is_no_name_to_carry() -> None:
+    assert names("Show me Monday 2026-03-16's events, then Wednesday 2026-03-18's.") == set()
+    assert names("Book Ana Ruiz for Friday at 10:00.") == {"ana ruiz"}
+    assert names("Is Sam free on Saturday, Sunday or Monday Evening?") == {"sam", "evening"}
+
+
 VISIT = {
     "properties": {
         "visit_type": {"enum": ["checkup", "consultation", "x-ray"]},

@@ -401,6 +401,9 @@ def unlisted(text: str) -> str:
 
 _NAME = re.compile(r"(?<=[A-Za-z0-9,;(] )[A-Z][a-z]+(?: [A-Z][a-z]+)*")
 _NOT_NAMES = frozenset({"i", "i'm", "ok", "okay", "please", "thanks", "thank"})
+_WEEKDAYS = frozenset(
+    {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
+)
 
 
 def names(text: str) -> Literals:
@@ -409,15 +412,20 @@ def names(text: str) -> Literals:
     "Order 5 of SKU-9 for Dana Cruz and message Sam" gives ``dana cruz`` and
     ``sam``; the sentence's first word, and any word after a full stop, is
     capitalised for grammar and is left out, and so is the month of a date
-    in words ("on March 16" is a date, not a name to carry).
+    in words ("on March 16" is a date, not a name to carry). A weekday's
+    name is no name either: "Monday 2026-03-16's events, then Wednesday
+    2026-03-18's" names two dates, and reading "monday" and "wednesday" as
+    values the plan must carry asked for four more lines (twenty-fourth pass).
     """
     lowered = text.lower()
     dates = [span for span, _ in worded_dates(lowered)] if len(lowered) == len(text) else []
-    found = {
-        m.group().lower()
-        for m in _NAME.finditer(text)
-        if not any(start <= m.start() < end for start, end in dates)
-    }
+    found = set()
+    for match in _NAME.finditer(text):
+        if any(start <= match.start() < end for start, end in dates):
+            continue
+        kept = [word for word in match.group().lower().split() if word not in _WEEKDAYS]
+        if kept:
+            found.add(" ".join(kept))
     return frozenset(n for n in found if len(n) >= 3 and n not in _NOT_NAMES)
 
 
