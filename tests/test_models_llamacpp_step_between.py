@@ -11,7 +11,7 @@ from springtail.messages import (
     ToolResponseMessage,
     UserMessage,
 )
-from springtail.models._llamacpp import Retry, SmallModelPolicy, StepBetweenFirst
+from springtail.models._llamacpp import Offer, Retry, SmallModelPolicy, StepBetweenFirst
 from springtail.models._llamacpp._plan import LINES_KEY, PLAN_KEY
 from springtail.tools._definition import ToolDefinition
 
@@ -83,4 +83,56 @@ def test_the_line_comes_back_after_the_step_taking_its_result() -> None:
     assert message.metadata[PLAN_KEY] == [
         "r2 = list_appointments(patient_id=r1)",
         "r3 = cancel_appointment(appointment_id=r2)",
+    ]
+
+
+SEARCH = (
+    'find_patient(name="Kenji Sato")',
+    ToolCall("c1", "find_patient", '{"name": "Kenji Sato"}'),
+)
+
+
+def planned(result: str = FOUND, *, first: tuple[str, ToolCall] = SEARCH) -> list[Message]:
+    """The request after a plan of a lookup (r1) and the cancellation, the lookup answered."""
+    source, call = first
+    lines = [f"r1 = {source}", "r2 = cancel_appointment(appointment_id=r1)"]
+    return [
+        ASKED,
+        AssistantMessage("", (call,), {PLAN_KEY: lines, LINES_KEY: ["r1"]}),
+        ToolResponseMessage((ToolResponse("c1", call.name, result),)),
+    ]
+
+
+def test_a_ready_line_its_result_cannot_feed_opens_the_step_between() -> None:
+    rule = StepBetweenFirst()
+    # The plan wrote the cancellation beside the search: r1 holds no appointment id, so the
+    # write-out cannot write it. The tool that gives one is offered, the line waiting for it.
+    assert rule.opening(view(*planned()), CLINIC) == Offer(
+        (APPOINTMENTS,),
+        waiting=line("r2 = cancel_appointment(appointment_id=r1)"),
+        looked_up=frozenset({"appointment_id"}),
+    )
+    # A result that holds such an id is read; before any result there is nothing to read.
+    assert rule.opening(view(*planned('[{"id": "A-503"}]')), CLINIC) is None
+    assert rule.opening(view(ASKED), CLINIC) is None
+    # A giver this turn called already answered without it: it is not offered again.
+    listed = ToolCall("c1", "list_appointments", '{"patient_id": "P-104"}')
+    listing = planned(first=('list_appointments(patient_id="P-104")', listed))
+    assert rule.opening(view(*listing), CLINIC) is None
+
+
+def test_the_waiting_line_comes_back_after_the_offered_step() -> None:
+    script = replies(
+        (plan("r3 = list_appointments(patient_id=r1)"), 9.0),
+        (plan('r3 = list_appointments(patient_id="P-104")'), 8.0),
+    )
+    policy = SmallModelPolicy(rules=(StepBetweenFirst(),))
+    message = ask(script, planned(), policy, tools=CLINIC)
+    # Not dropped: the appointments are listed, and the cancellation waits to read their id.
+    assert [(c.name, c.arguments) for c in message.tool_calls] == [
+        ("list_appointments", '{"patient_id": "P-104"}')
+    ]
+    assert message.metadata[PLAN_KEY] == [
+        "r3 = list_appointments(patient_id=r1)",
+        "r4 = cancel_appointment(appointment_id=r3)",
     ]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypeAlias
 
+from springtail.models._llamacpp._plan import PlanLine
 from springtail.tools._definition import ToolDefinition
 
 __all__ = [
@@ -82,11 +83,16 @@ class Offer:
     """The reply is a call to one of ``tools`` (the model writes the arguments).
 
     When ``wanted`` is set the call is kept only if it carries one of these
-    request values; otherwise the reply opens as ``Free`` would.
+    request values; otherwise the reply opens as ``Free`` would. With
+    ``waiting`` set, that line of the plan (one the write-out could not
+    write: its result holds no value for ``looked_up``) comes back after the
+    new call, those arguments taking its result.
     """
 
     tools: tuple[ToolDefinition, ...]
     wanted: frozenset[str] = frozenset()
+    waiting: PlanLine | None = None
+    looked_up: frozenset[str] = frozenset()
 
 
 Opening: TypeAlias = Free | ByShare | Prose | Offer

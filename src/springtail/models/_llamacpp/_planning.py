@@ -107,6 +107,8 @@ class Planner:
         note: tuple[str, list[int]] | None = None  # the next line's step comment, when written
         # A line turned away for a lookup, and the arguments the lookup's result gives it.
         deferred: tuple[PlanLine, frozenset[str], frozenset[str]] | None = None
+        if offer is not None and offer.waiting is not None:
+            deferred = (offer.waiting, offer.looked_up, frozenset(d.name for d in offer.tools))
         as_written: dict[str, PlanLine] = {}  # a waiting line, as the model wrote it
         # A request that asks for several things: each line is written under the clause
         # it serves, the first whose values no line carries yet.
