@@ -22,7 +22,9 @@ Per tool set, the probe holds, in this order:
 * four chains with a step between what the request gives and what it asks (``_between``,
   cases 40-43, the calendar's 48-51), written in the twenty-third pass;
 * for the calendar only, four requests for one tool twice (``_twice``, cases 52-55),
-  written in the twenty-third pass.
+  written in the twenty-third pass;
+* for the calendar only, four requests for one tool twice, then a question about the two
+  results (``_asked_after``, cases 56-59), written in the twenty-fourth pass.
 
 Case ids are positional, so new requests are only ever appended.
 """
@@ -30,6 +32,7 @@ Case ids are positional, so new requests are only ever appended.
 from __future__ import annotations
 
 from bench.matrix._cases import Case
+from bench.matrix.probe._asked_after import ASKED_AFTER as _ASKED_AFTER
 from bench.matrix.probe._between import BETWEEN as _BETWEEN
 from bench.matrix.probe._cases import PROBE as _CHAINS
 from bench.matrix.probe._lookups import LOOKUPS as _LOOKUPS
@@ -46,6 +49,7 @@ PROBE: dict[str, tuple[Case, ...]] = {
     + _STEPS[name]
     + _BETWEEN[name]
     + _TWICE.get(name, ())
+    + _ASKED_AFTER.get(name, ())
     for name, chains in _CHAINS.items()
 }
 """The probe's cases by tool set name: chains, several at once, lookups, steps, steps between."""
