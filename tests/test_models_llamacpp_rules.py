@@ -645,6 +645,32 @@ def test_an_id_fits_only_an_example_with_the_same_letters() -> None:
     assert ValueFitsElsewhere().review(asked, searched, [], (SEARCH, doctor)) is None
 
 
+NOTES_SEARCH = ToolDefinition(
+    "search_notes", "Notes whose text holds the query.", schema(query={"type": "string"})
+)
+READ_NOTE = ToolDefinition(
+    "read_note", "The full text of a note by its id.", schema(note_id={"type": "string"})
+)
+
+
+def test_an_id_the_request_calls_by_a_parameter_s_subject_goes_to_that_parameter() -> None:
+    rule = ValueFitsElsewhere()
+    notes = (NOTES_SEARCH, READ_NOTE)
+    asked = view(UserMessage("Read notes N-1 and N-2 and tell me which one is longer."))
+    # ``note_id`` shows no example, but the request calls N-1 and N-2 notes, a few words
+    # before each: a search for them is the lookup by id, written again.
+    for written in ("N-1", "N-2"):
+        searched = line(f'r1 = search_notes(query="{written}")')
+        assert rule.review(asked, searched, [], notes) == Retry(
+            "search_notes", frozenset({written.lower()}), only=frozenset({"read_note"})
+        )
+    # Not called a note, or a plain number: the search stands.
+    unnamed = view(UserMessage("Find anything that mentions N-1."))
+    assert rule.review(unnamed, line('r1 = search_notes(query="N-1")'), [], notes) is None
+    numbered = view(UserMessage("Find note 12."))
+    assert rule.review(numbered, line('r1 = search_notes(query="12")'), [], notes) is None
+
+
 def test_a_near_tool_after_a_first_retry_is_redirected_once_more() -> None:
     asked = UserMessage("Send member M-103 a reminder.")
     # The message first, with a made-up id (a step too early), then the search by name:

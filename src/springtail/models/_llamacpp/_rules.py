@@ -313,6 +313,12 @@ class ValueFitsElsewhere(Rule):
     parameters fit, and must carry the value; this retry may follow another
     (the second choice after a step too early was the search).
 
+    A parameter that shows no example has no shape to fit, but an ``…_id``
+    whose subject the request names a few words before an id written with
+    letters and digits takes it: "Read notes N-1 and N-2 …" searched the
+    notes for ``"N-1"`` beside ``read_note(note_id)`` (a search's line only;
+    twenty-fourth pass).
+
     A number the request writes in one unit where the parameter's name says
     another (``weight_kg=10`` for "a parcel weighs 10 lb") does not fit
     either: the tools that convert between the two units come first, and the
@@ -346,6 +352,8 @@ class ValueFitsElsewhere(Rule):
                 for parameter, spec in (other.input_schema.get("properties") or {}).items()
                 if _fits(text, spec)
             }
+            if not elsewhere and any(d.name == line.tool and searches_by_text(d) for d in tools):
+                elsewhere = _named_id_takers(view.request, text, tools, line.tool)
             if elsewhere and all(parameter != name for _, parameter in elsewhere):
                 takers = frozenset(tool for tool, _ in elsewhere)
                 return Retry(line.tool, frozenset({text}), only=takers)
@@ -405,6 +413,44 @@ class LookUpFirst(Rule):
                 looked_up = frozenset({name}) if back else frozenset()
                 return Retry(line.tool, wanted, only=lookups, looked_up=looked_up)
         return None
+
+
+_WORDS_BEFORE = 3
+"""How far before an id the request may name what it is the id of ("notes N-1 and N-2")."""
+
+
+def _named_id_takers(
+    request: str, value: str, tools: Sequence[ToolDefinition], besides: str
+) -> set[tuple[str, str]]:
+    """The id parameters with no example whose subject the request names just before ``value``.
+
+    "Read notes N-1 and N-2 and tell me which one is longer." searched the
+    notes for ``"N-1"``: ``read_note``'s ``note_id`` shows no example to
+    compare with, but the request calls N-1 a note, a few words before it.
+    Only an id written with letters and digits (``N-1``, not ``310``) is
+    read so: a plain number is a quantity as often as an id.
+    """
+    if not re.search(r"[a-z]", value):
+        return set()
+    lowered = request.lower()
+    found = re.search(rf"(?<![\w-]){re.escape(value)}(?![\w-])", lowered)
+    if found is None:
+        return set()
+    before = set(re.findall(r"[a-z]+", lowered[: found.start()])[-_WORDS_BEFORE:])
+    takers = set()
+    for other in tools:
+        if other.name == besides:
+            continue
+        for parameter, spec in (other.input_schema.get("properties") or {}).items():
+            subject = parameter.lower().removesuffix("_id")
+            if (
+                parameter.lower().endswith("_id")
+                and parameter_example(spec) is None
+                and not (isinstance(spec, Mapping) and "pattern" in spec)
+                and {subject, subject + "s"} & before
+            ):
+                takers.add((other.name, parameter))
+    return takers
 
 
 def _fits(value: str, spec: Any) -> bool:
