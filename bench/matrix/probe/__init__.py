@@ -24,7 +24,9 @@ Per tool set, the probe holds, in this order:
 * for the calendar only, four requests for one tool twice (``_twice``, cases 52-55),
   written in the twenty-third pass;
 * for the calendar only, four requests for one tool twice, then a question about the two
-  results (``_asked_after``, cases 56-59), written in the twenty-fourth pass.
+  results (``_asked_after``, cases 56-59), written in the twenty-fourth pass;
+* for the calendar only, four requests for one tool twice whose second call names only the
+  value that changes (``_shared``, cases 60-63), written in the twenty-fourth pass.
 
 Case ids are positional, so new requests are only ever appended.
 """
@@ -37,6 +39,7 @@ from bench.matrix.probe._between import BETWEEN as _BETWEEN
 from bench.matrix.probe._cases import PROBE as _CHAINS
 from bench.matrix.probe._lookups import LOOKUPS as _LOOKUPS
 from bench.matrix.probe._multi import MULTI as _MULTI
+from bench.matrix.probe._shared import SHARED as _SHARED
 from bench.matrix.probe._steps import STEPS as _STEPS
 from bench.matrix.probe._twice import TWICE as _TWICE
 
@@ -50,6 +53,7 @@ PROBE: dict[str, tuple[Case, ...]] = {
     + _BETWEEN[name]
     + _TWICE.get(name, ())
     + _ASKED_AFTER.get(name, ())
+    + _SHARED.get(name, ())
     for name, chains in _CHAINS.items()
 }
 """The probe's cases by tool set name: chains, several at once, lookups, steps, steps between."""
