@@ -114,6 +114,11 @@ class Case:
         return self.turns[0].request
 
 
+def probe_case(kind: Kind, *turns: Turn) -> Case:
+    """A case of the probe half (``--half probe``): the probe sets' one way to write one."""
+    return Case(kind, "probe", turns)
+
+
 @dataclass(frozen=True, slots=True)
 class ToolSet:
     """A domain: its tools (built fresh for every case) and its cases."""

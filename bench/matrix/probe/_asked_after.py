@@ -10,17 +10,13 @@ writes nothing more: so each request here ends with such a part ("Are they the s
 
 from __future__ import annotations
 
-from bench.matrix._cases import Case, Kind, call, turn
+from bench.matrix._cases import Case, call, probe_case, turn
 
 __all__ = ["ASKED_AFTER"]
 
 
-def _case(kind: Kind, *turns_: object) -> Case:
-    return Case(kind, "probe", tuple(turns_))  # type: ignore[arg-type]
-
-
 CALENDAR = (
-    _case(
+    probe_case(
         "twice",
         turn(
             "What weekday is 2026-03-20, and what weekday is 2026-03-27? Are they the same?",
@@ -29,7 +25,7 @@ CALENDAR = (
             answer=["friday"],
         ),
     ),
-    _case(
+    probe_case(
         "twice",
         turn(
             "How many days is it from 2026-03-16 to 2026-04-01, and from 2026-03-16 to "
@@ -39,7 +35,7 @@ CALENDAR = (
             answer=["16", "46"],
         ),
     ),
-    _case(
+    probe_case(
         "twice",
         turn(
             "Read notes N-1 and N-2 and tell me which one is longer.",
@@ -48,7 +44,7 @@ CALENDAR = (
             answer=["milk", "blue-falcon-42"],
         ),
     ),
-    _case(
+    probe_case(
         "twice",
         turn(
             "Find a free 60-minute slot on 2026-03-16 and one on 2026-03-17, then say which "

@@ -13,17 +13,13 @@ calendar's 48-51).
 
 from __future__ import annotations
 
-from bench.matrix._cases import Case, Kind, call, contains, turn
+from bench.matrix._cases import Case, call, contains, probe_case, turn
 
 __all__ = ["BETWEEN"]
 
 
-def _case(kind: Kind, *turns_: object) -> Case:
-    return Case(kind, "probe", tuple(turns_))  # type: ignore[arg-type]
-
-
 SHOP = (
-    _case(
+    probe_case(
         "chain",
         turn(
             "Put 'Send the SKU-300 catalogue' on my to-do list and then mark it as done.",
@@ -33,7 +29,7 @@ SHOP = (
             ordered=True,
         ),
     ),
-    _case(
+    probe_case(
         "chain",
         turn(
             "How many SKU-200 do we have? At 20 apiece, what is that stock worth after 10% off?",
@@ -44,7 +40,7 @@ SHOP = (
             ordered=True,
         ),
     ),
-    _case(
+    probe_case(
         "chain",
         turn(
             "Set aside 3 units of whichever product has the most stock.",
@@ -54,7 +50,7 @@ SHOP = (
             ordered=True,
         ),
     ),
-    _case(
+    probe_case(
         "chain",
         turn(
             "What is customer C-102's phone number? Add a to-do to ring that number.",
@@ -67,7 +63,7 @@ SHOP = (
 )
 
 CALENDAR = (
-    _case(
+    probe_case(
         "chain",
         turn(
             "How many days away is my dentist appointment?",
@@ -77,7 +73,7 @@ CALENDAR = (
             answer=["3"],
         ),
     ),
-    _case(
+    probe_case(
         "chain",
         turn(
             "Book 'Lunch with Ana' in the first free 45 minutes on the day of my project review.",
@@ -88,7 +84,7 @@ CALENDAR = (
             ordered=True,
         ),
     ),
-    _case(
+    probe_case(
         "chain",
         turn(
             "Clear everything off my calendar for 2026-03-16.",
@@ -98,7 +94,7 @@ CALENDAR = (
             ordered=True,
         ),
     ),
-    _case(
+    probe_case(
         "chain",
         turn(
             "Copy the wifi password into a new note called 'Guest wifi'.",
@@ -112,7 +108,7 @@ CALENDAR = (
 )
 
 ORDERS = (
-    _case(
+    probe_case(
         "chain",
         turn(
             "A parcel weighs 6 lb. What's express shipping to Japan for it, in euros?",
@@ -123,7 +119,7 @@ ORDERS = (
             ordered=True,
         ),
     ),
-    _case(
+    probe_case(
         "chain",
         turn(
             "Average 2, 4 and 9, and quote economy shipping to Canada for that many kg.",
@@ -133,7 +129,7 @@ ORDERS = (
             ordered=True,
         ),
     ),
-    _case(
+    probe_case(
         "chain",
         turn(
             "Change 2,500 JPY into euros, and those euros into dollars.",
@@ -143,7 +139,7 @@ ORDERS = (
             ordered=True,
         ),
     ),
-    _case(
+    probe_case(
         "chain",
         turn(
             "Message Priya what express shipping of a 3 kg parcel to Brazil costs.",
@@ -156,7 +152,7 @@ ORDERS = (
 )
 
 CLINIC = (
-    _case(
+    probe_case(
         "chain",
         turn(
             "When does Aisha Khan see the doctor next?",
@@ -166,7 +162,7 @@ CLINIC = (
             ordered=True,
         ),
     ),
-    _case(
+    probe_case(
         "chain",
         turn(
             "Cancel Tom Becker's vaccination.",
@@ -177,7 +173,7 @@ CLINIC = (
             ordered=True,
         ),
     ),
-    _case(
+    probe_case(
         "chain",
         turn(
             "Is our dermatologist free on 2026-03-18?",
@@ -187,7 +183,7 @@ CLINIC = (
             ordered=True,
         ),
     ),
-    _case(
+    probe_case(
         "chain",
         turn(
             "E-mail Lena Novak that her lab results are in.",

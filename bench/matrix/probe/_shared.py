@@ -10,17 +10,13 @@ ids are positional.
 
 from __future__ import annotations
 
-from bench.matrix._cases import Case, Kind, call, turn
+from bench.matrix._cases import Case, call, probe_case, turn
 
 __all__ = ["SHARED"]
 
 
-def _case(kind: Kind, *turns_: object) -> Case:
-    return Case(kind, "probe", tuple(turns_))  # type: ignore[arg-type]
-
-
 CALENDAR = (
-    _case(
+    probe_case(
         "twice",
         turn(
             "How many days are there from 2026-03-16 to 2026-04-01, and to 2026-05-01?",
@@ -29,7 +25,7 @@ CALENDAR = (
             answer=["16", "46"],
         ),
     ),
-    _case(
+    probe_case(
         "twice",
         turn(
             "Starting 2026-03-14, how many days until 2026-03-20 and until 2026-03-27?",
@@ -38,7 +34,7 @@ CALENDAR = (
             answer=["6", "13"],
         ),
     ),
-    _case(
+    probe_case(
         "twice",
         turn(
             "Count the days from 2026-03-01 to 2026-03-31, then from 2026-03-15 to the same day.",
@@ -47,7 +43,7 @@ CALENDAR = (
             answer=["30", "16"],
         ),
     ),
-    _case(
+    probe_case(
         "twice",
         turn(
             "Put 'Gym' on 2026-03-21 at 07:00, and again at 18:00.",

@@ -10,17 +10,13 @@ cases 36-39, the calendar's 44-47).
 
 from __future__ import annotations
 
-from bench.matrix._cases import Case, Kind, call, contains, turn
+from bench.matrix._cases import Case, call, contains, probe_case, turn
 
 __all__ = ["STEPS"]
 
 
-def _case(kind: Kind, *turns_: object) -> Case:
-    return Case(kind, "probe", tuple(turns_))  # type: ignore[arg-type]
-
-
 SHOP = (
-    _case(
+    probe_case(
         "chain",
         turn(
             "Who is customer C-104? Put a to-do on my list to e-mail them.",
@@ -30,7 +26,7 @@ SHOP = (
             ordered=True,
         ),
     ),
-    _case(
+    probe_case(
         "chain",
         turn(
             "How much SKU-100 stock is there, and what share of it are 3 units?",
@@ -40,7 +36,7 @@ SHOP = (
             ordered=True,
         ),
     ),
-    _case(
+    probe_case(
         "chain",
         turn(
             "Take 20% off 450 and then double it.",
@@ -50,7 +46,7 @@ SHOP = (
             ordered=True,
         ),
     ),
-    _case(
+    probe_case(
         "twice",
         turn(
             "Look up SKU-100, SKU-200 and SKU-300 for me one by one.",
@@ -63,7 +59,7 @@ SHOP = (
 )
 
 CALENDAR = (
-    _case(
+    probe_case(
         "chain",
         turn(
             "Get rid of my project review.",
@@ -73,7 +69,7 @@ CALENDAR = (
             ordered=True,
         ),
     ),
-    _case(
+    probe_case(
         "chain",
         turn(
             "What's in my groceries note?",
@@ -83,7 +79,7 @@ CALENDAR = (
             ordered=True,
         ),
     ),
-    _case(
+    probe_case(
         "chain",
         turn(
             "Find me a free hour on the day of the dentist.",
@@ -93,7 +89,7 @@ CALENDAR = (
             ordered=True,
         ),
     ),
-    _case(
+    probe_case(
         "twice",
         turn(
             "Tell me the weekday of 2026-05-01, of 2026-06-01 and of 2026-07-01.",
@@ -106,7 +102,7 @@ CALENDAR = (
 )
 
 ORDERS = (
-    _case(
+    probe_case(
         "chain",
         turn(
             "Place an order for Omar Diaz, 4 of SKU-2, and tell me where it stands.",
@@ -120,7 +116,7 @@ ORDERS = (
             ordered=True,
         ),
     ),
-    _case(
+    probe_case(
         "chain",
         turn(
             "How much is 40 GBP in yen? Send that figure to Priya.",
@@ -130,7 +126,7 @@ ORDERS = (
             ordered=True,
         ),
     ),
-    _case(
+    probe_case(
         "chain",
         turn(
             "What does express shipping to Spain cost for a 12 lb parcel?",
@@ -140,7 +136,7 @@ ORDERS = (
             ordered=True,
         ),
     ),
-    _case(
+    probe_case(
         "twice",
         turn(
             "Convert 10 km, 26 km and 42 km to miles.",
@@ -153,7 +149,7 @@ ORDERS = (
 )
 
 CLINIC = (
-    _case(
+    probe_case(
         "chain",
         turn(
             "What's Lena Novak's phone number?",
@@ -163,7 +159,7 @@ CLINIC = (
             ordered=True,
         ),
     ),
-    _case(
+    probe_case(
         "chain",
         turn(
             "Which doctor is Maria Gonzalez seeing next?",
@@ -173,7 +169,7 @@ CLINIC = (
             ordered=True,
         ),
     ),
-    _case(
+    probe_case(
         "chain",
         turn(
             "Call off Kenji Sato's appointment.",
@@ -184,7 +180,7 @@ CLINIC = (
             ordered=True,
         ),
     ),
-    _case(
+    probe_case(
         "chain",
         turn(
             "How much would patient P-102 pay for a vaccination?",

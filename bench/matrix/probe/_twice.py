@@ -8,17 +8,13 @@ positional.
 
 from __future__ import annotations
 
-from bench.matrix._cases import Case, Kind, call, turn
+from bench.matrix._cases import Case, call, probe_case, turn
 
 __all__ = ["TWICE"]
 
 
-def _case(kind: Kind, *turns_: object) -> Case:
-    return Case(kind, "probe", tuple(turns_))  # type: ignore[arg-type]
-
-
 CALENDAR = (
-    _case(
+    probe_case(
         "twice",
         turn(
             "Show me Monday 2026-03-16's events, then Wednesday 2026-03-18's.",
@@ -27,7 +23,7 @@ CALENDAR = (
             answer=[("team sync",), ("project review",)],
         ),
     ),
-    _case(
+    probe_case(
         "twice",
         turn(
             "Is there a free 30-minute slot on 2026-03-16, and one on 2026-03-17?",
@@ -36,7 +32,7 @@ CALENDAR = (
             answer=[("09:30", "9:30"), ("09:00", "9:00", "9 am")],
         ),
     ),
-    _case(
+    probe_case(
         "twice",
         turn(
             "Add two events on 2026-03-20: 'Standup' at 09:00 and 'Retro' at 16:00.",
@@ -45,7 +41,7 @@ CALENDAR = (
             answer=["e-4", "e-5"],
         ),
     ),
-    _case(
+    probe_case(
         "twice",
         turn(
             "Look for anything titled 'sync' and anything titled 'dentist'.",
