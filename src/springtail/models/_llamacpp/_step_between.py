@@ -48,8 +48,8 @@ class StepBetweenFirst(Rule):
         whose result (r1) holds no address: the write-out would drop it, and
         no message went out ("E-mail Lena Novak that her lab results are
         in."). The record's lookup comes first, and the line comes back
-        taking its result. A tool this turn
-        called already is no giver: its result is in, and did not hold it.
+        taking its result. A tool this turn called already is no giver: its
+        result is in, and did not hold it.
         """
         if not view.has_results:
             return None
