@@ -50,6 +50,7 @@ from springtail.models._llamacpp._rules import (
     UnknownToolAsProse,
     UnusedValuesAskMore,
     ValueFitsElsewhere,
+    ValueInItsSlot,
 )
 from springtail.models._llamacpp._view import TurnView
 
@@ -97,6 +98,7 @@ __all__ = [
     "UnknownToolAsProse",
     "UnusedValuesAskMore",
     "ValueFitsElsewhere",
+    "ValueInItsSlot",
     "Wait",
     "ensure_model_file",
 ]

@@ -105,11 +105,14 @@ class Keep:
 
     The arguments named in ``defaults`` are taken out of the line: their
     parameters keep their defaults (an optional filter the request never
-    asked for).
+    asked for). Those in ``amended`` take the values given there: a value
+    the request ties to another parameter by its word ("to 2026-05-01" is
+    an end, not a start).
     """
 
     instead_of: frozenset[str] = frozenset()
     defaults: frozenset[str] = frozenset()
+    amended: tuple[tuple[str, object], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -250,8 +250,11 @@ class Planner:
                 assert isinstance(verdict, Keep)
                 if verdict.instead_of:
                     lines = [w for w in lines if w.variable not in verdict.instead_of]
-            if isinstance(verdict, Keep) and verdict.defaults:
-                arguments = tuple((n, v) for n, v in line.arguments if n not in verdict.defaults)
+            if isinstance(verdict, Keep) and (verdict.defaults or verdict.amended):
+                amended = dict(verdict.amended)
+                arguments = tuple(
+                    (n, amended.get(n, v)) for n, v in line.arguments if n not in verdict.defaults
+                )
                 line = PlanLine(line.variable, line.tool, arguments)
                 # The plan goes on from the line as it runs, not as the model first wrote it.
                 line_tokens = gen.tokenize(line.source()[len(f"{variable} =") :] + "\n")

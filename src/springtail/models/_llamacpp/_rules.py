@@ -10,8 +10,9 @@ The base ``Rule`` and the readings several rules share are in ``_rule.py``;
 ``MadeUpValues``, the largest rule, is in ``_made_up.py``, and the rules that
 cut a plan where it goes past the request are in ``_past_request.py``;
 ``FoundRecordReplaced`` (``_replaced.py``) reads a search's records,
-``StepBetweenFirst`` (``_step_between.py``) what a result lacks, and
-``BareStepAsked`` (``_bare_step.py``) a part of the request with no value. All
+``StepBetweenFirst`` (``_step_between.py``) what a result lacks,
+``BareStepAsked`` (``_bare_step.py``) a part of the request with no value, and
+``ValueInItsSlot`` (``_slots.py``) the word that ties a value to a start or an end. All
 are re-exported here with ``DEFAULT_RULES``, the order the policy asks them in.
 """
 
@@ -55,6 +56,7 @@ from springtail.models._llamacpp._rule import (
     unnamed_steps,
     unused_values,
 )
+from springtail.models._llamacpp._slots import ValueInItsSlot
 from springtail.models._llamacpp._step_between import StepBetweenFirst
 from springtail.models._llamacpp._stubs import parameter_example
 from springtail.models._llamacpp._subjects import providers
@@ -82,6 +84,7 @@ __all__ = [
     "UnknownToolAsProse",
     "UnusedValuesAskMore",
     "ValueFitsElsewhere",
+    "ValueInItsSlot",
 ]
 
 
@@ -484,5 +487,6 @@ DEFAULT_RULES: tuple[Rule, ...] = (
     StrayLineGoes(),
     FoundRecordReplaced(),
     BareStepAsked(),
+    ValueInItsSlot(),
 )
 """``SmallModelPolicy``'s rules, in the order they are asked."""
