@@ -550,6 +550,7 @@ def test_the_default_rules_are_small_classes_asked_in_order() -> None:
         "StrayLineGoes",
         "FoundRecordReplaced",
         "BareStepAsked",
+        "ValueInItsSlot",
     ]
     assert json.dumps([type(r).__name__ for r in rules])  # plain values, printable
 
