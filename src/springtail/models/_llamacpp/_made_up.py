@@ -115,10 +115,11 @@ class MadeUpValues(Rule):
     when it takes an earlier result and its only invented values are
     details with digits in a free text (a reminder's "on 2023-04-15 at
     10:00 AM"): the text is written once that result is read. A chain step
-    whose value another tool gives, not yet called, is written again with only those tools (the step
-    between); a date or time no tool gives by its words is given by a tool
-    whose description speaks of such values and needs none ("returns ids and
-    days"), and the line comes back after it, taking its result. Otherwise
+    whose value another tool gives, not yet called, is written again with
+    only those tools (the step between); a date or time no tool gives by its
+    words is given by a tool whose description speaks of such values and
+    needs none ("returns ids and days"), and the line comes back after it,
+    taking its result. Otherwise
     the step was invented ("How many units of SKU-200 are left?" went on to
     ``product_reserve(sku="SKU-200", quantity=10)``) and the plan ends before
     it. A variable is a result, not an invention.

@@ -79,8 +79,10 @@ class ValueInItsSlot(Rule):
         if line.refs:
             return None
         pair = _pair(tool_schema(tools, line.tool))
-        said = request_slots(view.request) if pair is not None else {}
-        if pair is None or not said:
+        if pair is None:
+            return None  # most tools: no start and end to read the request for
+        said = request_slots(view.request)
+        if not said:
             return None
         arguments = literal_arguments(line)
         slots: tuple[Slot, Slot] = ("start", "end")
