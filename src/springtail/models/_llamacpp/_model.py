@@ -10,6 +10,7 @@ import threading
 import uuid
 from collections.abc import AsyncIterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,7 @@ from springtail.models._llamacpp._runtime import Runtime
 from springtail.models._llamacpp._stream import Sink
 from springtail.models._llamacpp._stubs import tool_example
 from springtail.models._llamacpp._template import TemplateRenderer
+from springtail.models._llamacpp._transcript import expand, with_transcript
 from springtail.models._llamacpp._view import TurnView
 from springtail.models._wire import effective_options, tool_definitions
 from springtail.tools._definition import ToolDefinition
@@ -410,6 +412,7 @@ class LlamaCppChatModel(ChatModel):
             cache.save(engine.runtime)
 
     def _prepare(self, prompt: Prompt, stop: threading.Event) -> int:
+        prompt = prompt.with_messages(expand(prompt.messages))
         with self._lock:
             engine = self._load()
             tokens, _ = self._tokens(engine, prompt)
@@ -425,6 +428,9 @@ class LlamaCppChatModel(ChatModel):
             return done
 
     def _run_turn(self, prompt: Prompt, sink: Sink | None, cancel: threading.Event) -> Reply:
+        # Earlier turns that memory kept as a request and its answer are shown whole again
+        # (``_transcript.py``); the answer to this one carries its calls and results.
+        prompt = prompt.with_messages(expand(prompt.messages))
         with self._lock:
             engine = self._load()
             runtime = engine.runtime
@@ -461,7 +467,9 @@ class LlamaCppChatModel(ChatModel):
             reply = generator.turn(tools)
             if not switched:
                 self._save(engine, tokens, held)
+        if reply.calls:
             return reply
+        return replace(reply, metadata=with_transcript(reply.metadata, prompt.messages))
 
 
 def _prompt_cache_folder(setting: bool | str | Path) -> Path | None:
