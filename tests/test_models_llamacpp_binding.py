@@ -11,15 +11,11 @@ from springtail.models._llamacpp._binding import (
     bind,
     keyed_values,
     misread_day,
-    named_numbers,
-    prose_text,
     scalar,
     shaped_tokens,
     stated_numbers,
-    unread_arguments,
 )
 from springtail.models._llamacpp._plan import PlanLine, Ref, Result, Template
-from springtail.tools._definition import ToolDefinition
 
 RESULTS = {
     "r1": Result("create_order", "O-1001", is_error=False),
@@ -207,36 +203,6 @@ def test_a_text_written_from_a_json_result_is_a_value_under_the_parameters_name(
     assert keyed_values(day, "start", dated) == {**day, "enum": ["2026-03-18"]}
 
 
-def test_a_result_in_words_is_a_free_text_whole_where_its_tool_speaks_of_it() -> None:
-    read = ToolDefinition("note_read", "The full text of a note by its id.", {"type": "object"})
-    words = Result("note_read", "  milk, eggs, bread\n", is_error=False)
-    assert prose_text(words, "text", TEXT, read) == "milk, eggs, bread"
-    # Not where its tool speaks not of the parameter, nor into an id, a date or a number.
-    assert prose_text(words, "to", TEXT, read) is UNBOUND
-    assert prose_text(words, "text", {"type": "string", "description": "e.g. N-1"}, read) is UNBOUND
-    assert prose_text(words, "text", {"type": "string", "format": "date"}, read) is UNBOUND
-    assert prose_text(words, "text", {"type": "integer"}, read) is UNBOUND
-    # Data is read by the model; a failed call has no value.
-    listed = Result("note_find", '[{"id": "N-1"}]', is_error=False)
-    assert prose_text(listed, "text", TEXT, read) is UNBOUND
-    failed = Result("note_read", "no note N-9", is_error=True)
-    assert prose_text(failed, "text", TEXT, read) is UNBOUND
-
-
-def test_a_number_read_from_a_result_in_words_is_the_one_its_name_gives() -> None:
-    record = (
-        "Patient P-104: born 1969-02-17; phone +81 3 555 0104; insurance covers 70% of a visit."
-    )
-    percent = {"type": "number", "minimum": 0, "maximum": 100}
-    stated = stated_numbers(percent, ["3", "70", "81", "555", "104"])
-    # The model wrote the 3 of "r3"; the number after "covers" is the coverage.
-    assert named_numbers(stated, "coverage_percent", record)["enum"] == [70]
-    # No word of the name in the result, or a JSON result: the choice is left as it was.
-    assert named_numbers(stated, "price", record) == stated
-    assert named_numbers(percent, "coverage_percent", '{"coverage": 70}') == percent
-    assert named_numbers(TEXT, "coverage_percent", record) == TEXT
-
-
 def test_a_day_given_a_plain_result_that_is_no_date_was_misread() -> None:
     day = {"type": "string", "format": "date"}
     assert misread_day(day, Result("find_free_slot", "09:30", is_error=False))
@@ -249,35 +215,21 @@ def test_a_day_given_a_plain_result_that_is_no_date_was_misread() -> None:
     assert not misread_day(TEXT, Result("find_free_slot", "09:30", is_error=False))
 
 
-def test_an_argument_is_unread_only_where_its_answered_result_holds_nothing_of_its_shape() -> None:
-    order = {"type": "string", "description": "The order id, e.g. O-1000"}
-    patient = {"type": "string", "description": "The patient id, e.g. P-101"}
-    lines = (("order_id", Ref("r1")), ("patient_id", Ref("r3")), ("code", Ref("r9")))
-    wanted = {"properties": {"order_id": order, "patient_id": patient, "code": TEXT}}
-    # r1 is one plain value that fits; the record r3 holds no P-101-like id, nor does the
-    # request; r9 has not answered (a line of the same plan), so there is nothing to judge.
-    assert unread_arguments(lines, RESULTS, "Look up Aisha Khan", wanted) == {"patient_id"}
-    assert unread_arguments(lines, RESULTS, "Patient P-103, please", wanted) == frozenset()
-    # A parameter the schema does not know has no shape to miss.
-    assert unread_arguments((("note", Ref("r3")),), RESULTS, "", wanted) == frozenset()
-    assert unread_arguments((("note", Ref("r3")),), RESULTS, "", None) == frozenset()
-
-
-def test_a_parameter_that_speaks_of_an_address_takes_one_the_texts_hold() -> None:
-    to = {"type": "string", "description": "An e-mail address, or a phone number for sms"}
+def test_a_parameter_of_format_email_takes_an_address_the_texts_hold() -> None:
+    to = {"type": "string", "format": "email"}
     record = (
         "Aisha Khan, born 1991-08-30, e-mail aisha.khan@mailbox.example, phone +44 20 555 0103."
     )
-    # The address and the phone number, not the birthday; the patient id is no choice.
-    assert shaped_tokens(to, [record, "Send patient P-103 an e-mail"])["enum"] == [
-        "+44 20 555 0103",
-        "aisha.khan@mailbox.example",
+    assert shaped_tokens(to, [record, "Send patient P-103 a note"])["enum"] == [
+        "aisha.khan@mailbox.example"
     ]
-    mail_only = {"type": "string", "description": "The e-mail address"}
-    assert shaped_tokens(mail_only, ['{"email": "aisha.khan@mailbox.example"}']) == {
-        **mail_only,
+    # An example that is an address says the same, whatever the description's language.
+    by_example = {"type": "string", "description": "Empfänger", "examples": ["ana@example.com"]}
+    assert shaped_tokens(by_example, ['{"email": "aisha.khan@mailbox.example"}']) == {
+        **by_example,
         "enum": ["aisha.khan@mailbox.example"],
     }
-    # No address to read: there is nothing to write; a parameter of no address is left free.
-    assert shaped_tokens(mail_only, ["No patient matches 'Khan'."]) is None
-    assert shaped_tokens(TEXT, [record]) == TEXT
+    assert shaped_tokens(to, ["No patient matches 'Khan'."]) is None
+    # A description's words choose nothing: without a format or an example it stays free.
+    worded = {"type": "string", "description": "The e-mail address"}
+    assert shaped_tokens(worded, [record]) == worded

@@ -17,7 +17,6 @@ from springtail.models._llamacpp import (
     Free,
     Keep,
     LlamaCppChatModel,
-    More,
     Next,
     Opening,
     PlainPolicy,
@@ -30,7 +29,7 @@ from springtail.models._llamacpp import (
     TurnView,
 )
 from springtail.tools._definition import ToolDefinition
-from test_models_llamacpp_planning import CALCULATE, TOOLS, TWICE_REQUEST
+from test_models_llamacpp_planning import TOOLS, TWICE_REQUEST
 
 
 def test_the_policy_protocol_has_four_members() -> None:
@@ -100,21 +99,6 @@ def test_a_rule_that_closes_the_plan_keeps_a_reply_to_one_line() -> None:
         runtime = FakeRuntime(replies(plan(*twice)))
         model = LlamaCppChatModel._over(runtime, policy=SmallModelPolicy(rules=(rule,)))
         options = ChatOptions(tool_callbacks=tuple(FakeTool(t) for t in TOOLS))
-        result = model.call(Prompt([UserMessage(TWICE_REQUEST)], options)).result
-        assert result is not None
-        assert len(result.output.tool_calls) == count
-
-
-def test_more_asks_for_a_line_and_keeps_it_only_if_it_carries_a_wanted_value() -> None:
-    first = 'r1 = calculate(operation="multiply", left=12, right=7)'
-    second = 'r2 = calculate(operation="divide", left=300, right=4)'
-    # The model would end after one line; More writes the next one for it.
-    script = replies(plan(first, second))
-    for wanted, count in ((frozenset({"300"}), 2), (frozenset({"999"}), 1)):
-        rule = _Say(next_answer=More(wanted))
-        runtime = FakeRuntime(script)
-        model = LlamaCppChatModel._over(runtime, policy=SmallModelPolicy(rules=(rule,)))
-        options = ChatOptions(tool_callbacks=tuple(FakeTool(CALCULATE) for _ in range(1)))
         result = model.call(Prompt([UserMessage(TWICE_REQUEST)], options)).result
         assert result is not None
         assert len(result.output.tool_calls) == count

@@ -58,7 +58,7 @@ def test_the_lines_after_a_glued_call_follow_it_as_the_offered_tool_s_call() -> 
     called = plan("r1 = today()", "r2 = weekday(day=r1)", 'r3 = weekday(day="2026-12-25")')
 
     def script(prompt: str) -> list[tuple[str, float]]:
-        return [(glued, 5.0), (called, 4.0)]
+        return [(glued, 7.0), (called, 6.0)]
 
     asked = UserMessage("Which weekday is it today, and which is 2026-12-25?")
     message = ask(script, [asked])

@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
         "--policy",
         default="default",
         help="the embedded model's policy: default, or without:RULE[,RULE...] (the default "
-        "rules less these), or with:RULE[,RULE...] (plus these experiments)",
+        "rules less these)",
     )
     parser.add_argument(
         "--shared-prompt-cache",

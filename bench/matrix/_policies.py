@@ -1,11 +1,9 @@
-"""Policies to measure: the embedded default, less some of its rules, or plus experiments.
+"""Policies to measure: the embedded default, or the default less some of its rules.
 
-``--policy without:CallShare`` runs the default rules less ``CallShare``;
-``--policy with:NAME`` adds an experiment defined in ``_experiments.py`` (one of
-a default rule's class, such as ``MadeUpValuesProvidersFirst``, takes that rule's
-place). This is where a rule that does not earn its place on both halves
-lives on, so that it can be measured again (docs/embedded-model.md, the
-ablation).
+``--policy without:CallShare`` runs the default rules less ``CallShare``: the
+ablation that tells whether a rule earns its place (docs/embedded-model.md).
+The experiments of earlier passes left with the rules they measured; their
+history is in ``bench/NOTEBOOK.md``.
 """
 
 from __future__ import annotations
@@ -14,7 +12,6 @@ import dataclasses
 import json
 from collections.abc import Sequence
 
-from bench.matrix._experiments import AFTER_DEFAULTS, EXPERIMENTS
 from springtail.models._llamacpp import DEFAULT_RULES, DecodingProfile, SmallModelPolicy
 
 
@@ -39,25 +36,10 @@ def _rules(spec: str) -> SmallModelPolicy:
         return SmallModelPolicy()
     kind, _, names = spec.partition(":")
     wanted = {n.strip() for n in names.split(",") if n.strip()}
-    known = {type(r).__name__ for r in DEFAULT_RULES} | set(EXPERIMENTS)
-    unknown = wanted - known
-    if kind not in ("without", "with") or not wanted or unknown:
+    known = {type(r).__name__ for r in DEFAULT_RULES}
+    if kind != "without" or not wanted or wanted - known:
         raise SystemExit(
-            f"--policy {spec!r}: use default, without:RULE,... or with:RULE,... "
+            f"--policy {spec!r}: use default or without:RULE,... "
             f"(rules: {', '.join(sorted(known))})"
         )
-    if kind == "without":
-        return SmallModelPolicy(
-            rules=tuple(r for r in DEFAULT_RULES if type(r).__name__ not in wanted)
-        )
-    # An experiment of a default rule's class takes its place; the others go first (an opening
-    # after results is otherwise AnswerOncePlanRan's), or last when they only ask for more.
-    defaults = {type(d) for d in DEFAULT_RULES}
-    chosen = [(n, EXPERIMENTS[n]) for n in sorted(wanted)]
-    # A subclass of a default rule (``MadeUpValuesSearchLast``) takes its base's place too.
-    placed = {n: next((d for d in defaults if isinstance(r, d)), None) for n, r in chosen}
-    replacing = {placed[n]: r for n, r in chosen if placed[n] is not None}
-    rules = tuple(replacing.get(type(r), r) for r in DEFAULT_RULES)
-    first = tuple(r for n, r in chosen if placed[n] is None and n not in AFTER_DEFAULTS)
-    last = tuple(r for n, r in chosen if n in AFTER_DEFAULTS)
-    return SmallModelPolicy(rules=(*first, *rules, *last))
+    return SmallModelPolicy(rules=tuple(r for r in DEFAULT_RULES if type(r).__name__ not in wanted))

@@ -18,24 +18,19 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
 from springtail.models._llamacpp._plan import Ref, Result, Template
-from springtail.models._llamacpp._plan_grammar import number_branch, takes_free_text
-from springtail.models._llamacpp._stubs import id_example
-from springtail.models._llamacpp._subjects import speaks_of, words
+from springtail.models._llamacpp._plan_grammar import number_branch
+from springtail.models._llamacpp._stubs import id_example, parameter_example
 from springtail.models._llamacpp._values import ADDRESS
-from springtail.tools._definition import ToolDefinition
 
 __all__ = [
     "UNBOUND",
     "bind",
     "keyed_values",
     "misread_day",
-    "named_numbers",
-    "prose_text",
     "scalar",
     "shaped_tokens",
     "signature",
     "stated_numbers",
-    "unread_arguments",
 ]
 
 UNBOUND: Final = object()
@@ -49,8 +44,6 @@ _WORD = re.compile(r"[A-Za-z0-9]+(?:[-_./:@#][A-Za-z0-9]+)*")
 """A token of a result's text: ``SKU-300`` in "SKU-300 RAG Practice Dataset: 4 in stock"."""
 _AROUND = "\"'.,;:()[]{}<>"
 """What an address found in a text may carry around it (JSON's quotes, a full stop)."""
-_PHONE = re.compile(r"\+?\d[\d ()-]{5,}\d")
-"""A phone number as results write one (``+44 20 555 0103``)."""
 _DATE = re.compile(r"(?<!\d)\d{4}-\d{2}-\d{2}(?!\d)")
 """A date as JSON writes it, also the day of a date and time (``2026-03-16T10:00``)."""
 
@@ -94,25 +87,6 @@ def bind(value: Ref | Template, results: Mapping[str, Result], schema: Any) -> A
     if isinstance(found, float) and found.is_integer() and _kind(schema) == "integer":
         return int(found)
     return found
-
-
-def prose_text(result: Result, name: str, spec: Any, giver: ToolDefinition | None) -> Any:
-    """A result in words, as the whole value of a free text its tool speaks of; else ``UNBOUND``.
-
-    "Copy my groceries note into a new note" planned ``add_note(text=r2)``
-    after ``read_note`` ("The full text of a note"); asked to write the
-    value having read "milk, eggs, bread", the model wrote ``","``. A
-    ``to=r1`` after a patient's record is not the record: its tool
-    (``giver``) does not speak of the parameter, and the model picks the
-    address out of it. Data (JSON) and ids (a parameter whose example has
-    digits) are always read by the model.
-    """
-    text = result.data.strip()
-    if result.is_error or not text or not takes_free_text(spec) or giver is None:
-        return UNBOUND
-    if id_example(spec) is not None:
-        return UNBOUND  # an id: read out of the text (``shaped_tokens``)
-    return text if not _is_json(text) and speaks_of(giver, name) else UNBOUND
 
 
 def _is_json(text: str) -> bool:
@@ -266,43 +240,15 @@ def shaped_tokens(schema: Any, texts: Iterable[str]) -> Any:
 
 
 def _contacts(schema: Mapping[str, Any], texts: Iterable[str]) -> set[str] | None:
-    """The addresses (and phone numbers) in ``texts`` for a parameter that takes one; else None."""
-    said = words(str(schema.get("description") or ""))
-    if "mail" not in said:
-        return None
-    texts = list(texts)
-    found = {a.strip(_AROUND) for text in texts for a in ADDRESS.findall(text)}
-    if "phone" in said:
-        found |= {
-            p.strip() for text in texts for p in _PHONE.findall(text) if not _DATE.fullmatch(p)
-        }
-    return found
+    """The addresses in ``texts`` for a parameter that takes one (``format: email``); else None.
 
-
-def unread_arguments(
-    arguments: Iterable[tuple[str, Any]],
-    results: Mapping[str, Result],
-    request: str,
-    schema: Any,
-) -> frozenset[str]:
-    """The parameters whose variable's result holds no value of their shape to read.
-
-    The write-out (``shaped_tokens``) finds nothing to read there and drops
-    the call: ``cancel_appointment(appointment_id=r1)`` after a patient
-    search holds a patient's id, not an appointment's.
+    Read from the schema's structure (its format, or an example that is an
+    address), not from the words of its description.
     """
-    properties: Mapping[str, Any] = (schema or {}).get("properties") or {}
-    unread: set[str] = set()
-    for name, value in arguments:
-        result = results.get(value.variable) if isinstance(value, Ref) else None
-        if result is None or result.is_error:
-            continue
-        spec = properties.get(name) or {}  # a parameter the schema does not know: no shape
-        if bind(value, results, spec) is not UNBOUND or misread_day(spec, result):
-            continue
-        if shaped_tokens(spec, [result.data, request]) is None:
-            unread.add(name)
-    return frozenset(unread)
+    example = parameter_example(schema) or ""
+    if schema.get("format") not in ("email", "idn-email") and not ADDRESS.fullmatch(example):
+        return None
+    return {a.strip(_AROUND) for text in texts for a in ADDRESS.findall(text)}
 
 
 def misread_day(schema: Any, result: Result) -> bool:
@@ -319,43 +265,6 @@ def misread_day(schema: Any, result: Result) -> bool:
         return False
     value = scalar(result.data)
     return value is not None and not _DATE.fullmatch(str(value))
-
-
-_TOKENS = re.compile(r"[A-Za-z]+|\d+(?:\.\d+)?")
-
-
-def named_numbers(schema: Any, name: str, data: str) -> Any:
-    """A number parameter's choice narrowed to the numbers a result in words gives by its name.
-
-    Told "Patient P-104: Kenji Sato, born 1969-02-17; … phone +81 3 555
-    0104; insurance covers 70% of a visit." and asked for
-    ``coverage_percent=``, the 1.5B model wrote ``3``: every number of the
-    result was a stated one, and it wrote the ``3`` of ``r3``, the variable
-    the plan had passed. The numbers that follow a word of the parameter's
-    name within three words ("covers 70" for ``coverage_percent``) are what
-    it reads, among those the schema already allows. The schema as it is
-    when the result is JSON or names no such number.
-    """
-    if not isinstance(schema, Mapping) or schema.get("type") not in ("number", "integer"):
-        return schema
-    if _is_json(data):
-        return schema
-    stems = words(name.replace("_", " "))
-    tokens = _TOKENS.findall(data)
-    found: set[int | float] = set()
-    for index, token in enumerate(tokens):
-        if not token[0].isalpha() or not words(token) & stems:
-            continue
-        number = next((t for t in tokens[index + 1 : index + 4] if t[0].isdigit()), None)
-        if number is not None:
-            value = float(number)
-            found.add(int(value) if value.is_integer() else value)
-    allowed = schema.get("enum")
-    if isinstance(allowed, list):
-        found &= set(allowed)
-    if not found:
-        return schema
-    return {**schema, "enum": sorted(found)}
 
 
 def keyed_values(schema: Any, name: str, data: str) -> Any:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import codecs
 import logging
 import threading
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from springtail.messages import ChatOptions, Usage
@@ -154,7 +154,6 @@ class Decoder:
         done: Callable[[str], bool] | None = None,
         reply: bool = False,
         answer: bool = False,
-        named: tuple[float, Collection[str]] | None = None,
     ) -> Attempt:
         """One generation, text decoded as it comes.
 
@@ -187,11 +186,6 @@ class Decoder:
             answer: The text is an answer to the user: the profile's bound on
                 answers applies unless the request sets ``max_tokens``, and
                 text that repeats itself is cut (finish reason ``length``).
-            named: ``(share, names)``: with ``call_floor``, when the call's
-                share at the opening is at least this, prose is held until its
-                first sentence ends, and a sentence that names one of these
-                tools makes the reply a call (finish reason ``"call"``, the
-                tool in ``Attempt.gate.named``).
         """
         runtime = self.runtime
         options = self.options
@@ -242,8 +236,6 @@ class Decoder:
                     floor, mask, both_ways = call_floor
                     share = self.share(mask, sampler.row)
                     logger.debug("call share at the opening: %.3f", share)
-                    if named is not None and share >= named[0]:
-                        gate.hold_first_sentence(named[1])
                     if share >= floor:
                         finish = "call"
                         break
@@ -288,8 +280,6 @@ class Decoder:
                 sampler.close()
         if not stops.stopped:
             gate.feed(stops.feed(decoder.decode(b"", final=True))[0] + stops.rest())
-        if stop_at_call and finish == "stop" and gate.ended_as_call():
-            finish = "call"  # a reply of one sentence that described the call
         self.completion_tokens += len(produced)
         logger.debug(
             "generated %d tokens (%s, grammar: %s): %r",

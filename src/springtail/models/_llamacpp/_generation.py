@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from springtail.models._llamacpp._coverage import news, stated_part, unstated
-from springtail.models._llamacpp._decisions import ByShare, Offer, Prose
+from springtail.models._llamacpp._decisions import ByShare, Prose
 from springtail.models._llamacpp._decoder import Decoder
 from springtail.models._llamacpp._grammar import (
     answer_grammar,
@@ -106,31 +106,20 @@ class Generator:
                     return resumed
         opening = self.policy.opening(self.view, tools)
         floor = None
-        named = None
         if isinstance(opening, Prose):
             return self.prose(without_tools=opening.without_tools)
-        if isinstance(opening, Offer):
-            offered = writer.write(decoder.tokens, "", tools, offer=opening)
-            if isinstance(offered, Reply):
-                return offered
-        elif self.call_openers is not None:
+        if self.call_openers is not None:
             if isinstance(opening, ByShare):
                 floor = (opening.threshold, self.call_openers, True)
-                if opening.named is not None:
-                    named = (opening.named, frozenset(d.name for d in tools))
             elif opening.call_floor is not None:
                 floor = (opening.call_floor, self.call_openers, False)
-        first = decoder.generate(None, stop_at_call=True, call_floor=floor, reply=True, named=named)
+        first = decoder.generate(None, stop_at_call=True, call_floor=floor, reply=True)
         if first.finish_reason in ("tag", "prose"):
             return self.prose()
         if first.finish_reason != "call":
             return self._answer(first, None)
-        # Prose the model wrote before opening a call was streamed already: keep it. A first
-        # sentence that described the call was held back: the call is written in its place.
+        # Prose the model wrote before opening a call was streamed already: keep it.
         prose = first.text if classify(first.text, code=plans) is ReplyKind.TEXT else ""
-        if first.gate.named is not None:
-            logger.debug("the first sentence named %s: a call", first.gate.named)
-            prose = ""
         context = decoder.tokens + (list(first.tokens) if prose else [])
         written = writer.write(context, prose, tools)
         if isinstance(written, Reply):

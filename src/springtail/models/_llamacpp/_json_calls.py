@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from springtail.models._llamacpp._decisions import Close, Keep, More, Offer, Prose
+from springtail.models._llamacpp._decisions import Close, Keep, Prose
 from springtail.models._llamacpp._decoder import Decoder
 from springtail.models._llamacpp._drafts import CallDraft, PromptLookup
 from springtail.models._llamacpp._grammar import TAGGED_CLOSE, TAGGED_OPEN, build_grammar
@@ -20,7 +20,6 @@ from springtail.models._llamacpp._parse import ParsedCall, parse_output
 from springtail.models._llamacpp._plan import PlanLine
 from springtail.models._llamacpp._policy import ToolPolicy
 from springtail.models._llamacpp._reply import Reply
-from springtail.models._llamacpp._values import carries
 from springtail.models._llamacpp._view import TurnView
 from springtail.tools._definition import ToolDefinition
 
@@ -43,14 +42,10 @@ class JsonCalls:
         context: list[int],
         prose: str,
         tools: Sequence[ToolDefinition],
-        *,
-        offer: Offer | None = None,
     ) -> Reply | Prose | None:
         """The calls of a reply that opened one (see ``Planner.write`` for the answers)."""
         gen, policy, view = self.gen, self.policy, self.view
         names = {d.name for d in tools}
-        choices: Sequence[ToolDefinition] = offer.tools if offer is not None else tools
-        wanted = offer.wanted if offer is not None else frozenset()
         tokens = context + gen.open_tag
         calls: list[ParsedCall] = []
         lines: list[PlanLine] = []
@@ -59,14 +54,14 @@ class JsonCalls:
             # Values are guessed from a run of 3 tokens seen before, not 2: in a call's
             # JSON a 2-token run (`": "`) matches everywhere and guesses wrong.
             drafter = CallDraft(
-                choices,
+                tools,
                 gen.tokenize,
                 gen.detokenize,
                 PromptLookup(tokens, shortest=3),
                 values=view.values.spelled,
             )
             body = gen.generate(
-                build_grammar(choices, catch_all=offer is None or bool(calls)),
+                build_grammar(tools, catch_all=True),
                 tokens=tokens,
                 stream=False,
                 drafter=drafter,
@@ -82,9 +77,6 @@ class JsonCalls:
             call = found[0]
             if any(c.key() == call.key() for c in calls):
                 break  # the same call twice in one reply: the model is looping
-            schema = next((d.input_schema for d in choices if d.name == call.name), None)
-            if wanted and not carries(call.arguments, wanted, view.known, schema):
-                break  # the call the policy asked for does not carry what it was asked for
             line = PlanLine(f"r{len(lines) + 1}", call.name, tuple(call.arguments.items()))
             verdict = policy.review(view, line, lines, tools)
             if isinstance(verdict, Prose):
@@ -99,16 +91,11 @@ class JsonCalls:
             if not body.text.endswith("\n"):
                 tokens += gen.newline
             tokens += gen.close_tag
-            choices, wanted = tools, frozenset()
             if gen.options.parallel_tool_calls is False:
                 break
             step = policy.next(view, lines, tools)
             if isinstance(step, Close):
                 break
-            if isinstance(step, More):
-                wanted = step.wanted
-                tokens = tokens + gen.newline + gen.open_tag
-                continue
             # What the model writes after the close tag says whether another call follows.
             after = gen.generate(None, tokens=tokens, stream=False, stop_at_call=True, max_new=4)
             if after.finish_reason != "call" or after.text.strip():

@@ -393,11 +393,18 @@ class PlanState:
 
     plan: Plan | None = None
     results: Mapping[str, Result] = field(default_factory=dict)
-    """Each variable whose call has answered, with its result."""
+    """Each variable of this turn whose call has answered, with its result."""
     variables: Mapping[str, str] = field(default_factory=dict)
     """Tool call id → the variable it stands for, for every call of this turn."""
     plans: int = 0
     """How many plans this turn's replies wrote (a plan's later lines are not new plans)."""
+    earlier: Mapping[str, Result] = field(default_factory=dict)
+    """Each variable of an earlier turn with its result: values a new plan may pass on."""
+
+    @property
+    def readable(self) -> Mapping[str, Result]:
+        """Every result of the conversation a line may take, earlier turns' first."""
+        return {**self.earlier, **self.results}
 
     @property
     def pending(self) -> tuple[PlanLine, ...]:
@@ -409,17 +416,20 @@ class PlanState:
 
     def ready(self) -> tuple[PlanLine, ...]:
         """The pending lines whose every reference has a result that is not an error."""
+        readable = self.readable
         return tuple(
             line
             for line in self.pending
-            if all(r in self.results and not self.results[r].is_error for r in line.refs)
+            if all(r in readable and not readable[r].is_error for r in line.refs)
         )
 
     def next_variable(self) -> str:
-        """The name of the next new variable of this turn (``r1`` when nothing ran)."""
-        taken = set(self.variables.values()) | {
-            line.variable for line in (self.plan.lines if self.plan else ())
-        }
+        """The name of the next new variable of the conversation (``r1`` when nothing ran)."""
+        taken = (
+            set(self.variables.values())
+            | set(self.earlier)
+            | {line.variable for line in (self.plan.lines if self.plan else ())}
+        )
         n = 1
         while f"r{n}" in taken:
             n += 1
@@ -433,37 +443,39 @@ class PlanState:
             if isinstance(messages[index], UserMessage):
                 start = index + 1
                 break
+        names = variables(messages)
+        earlier: dict[str, Result] = {}
+        for message in messages[:start]:
+            if isinstance(message, ToolResponseMessage):
+                for response in message.responses:
+                    if response.id in names:
+                        earlier[names[response.id]] = Result(
+                            response.name, response.response_data, response.is_error
+                        )
         plan: Plan | None = None
-        variables: dict[str, str] = {}
+        turn_variables: dict[str, str] = {}
         results: dict[str, Result] = {}
-        count = plans = 0
+        plans = 0
         for message in messages[start:]:
             if isinstance(message, AssistantMessage):
                 opened = Plan.of(message.metadata.get(PLAN_KEY))
                 if opened is not None:
                     plan = opened
                     plans += 1
-                names = _line_names(message, count)
-                for call, name in zip(message.tool_calls, names, strict=True):
-                    variables[call.id] = name
-                count += len(message.tool_calls)
+                for call in message.tool_calls:
+                    turn_variables[call.id] = names[call.id]
             elif isinstance(message, ToolResponseMessage):
                 for response in message.responses:
-                    variable = variables.get(response.id)
+                    variable = turn_variables.get(response.id)
                     if variable is not None:
                         results[variable] = Result(
                             response.name, response.response_data, response.is_error
                         )
-        return cls(plan, results, variables, plans)
+        return cls(plan, results, turn_variables, plans, earlier)
 
 
-def _line_names(message: AssistantMessage, before: int) -> list[str]:
-    """The variables of a message's calls: as stored, else numbered after the turn's earlier calls.
-
-    Calls written by another provider, or stored before plans existed, have
-    no names; numbering them in order keeps the history readable as one
-    program.
-    """
+def _line_names(message: AssistantMessage, taken: set[str]) -> list[str]:
+    """The variables of a message's calls: as stored, else the next free names in order."""
     stored = message.metadata.get(LINES_KEY)
     calls = message.tool_calls
     if (
@@ -472,23 +484,29 @@ def _line_names(message: AssistantMessage, before: int) -> list[str]:
         and all(isinstance(s, str) and s.isidentifier() for s in stored)
     ):
         return list(stored)
-    return [f"r{before + i + 1}" for i in range(len(calls))]
+    names: list[str] = []
+    n = 1
+    while len(names) < len(calls):
+        if f"r{n}" not in taken:
+            names.append(f"r{n}")
+        n += 1
+    return names
 
 
 def variables(messages: Sequence[Message]) -> dict[str, str]:
-    """Tool call id → its variable, for every call of the conversation, turn by turn.
+    """Tool call id → its variable, for every call of the conversation.
 
-    Each turn (a user message and what follows it) numbers its calls from
-    ``r1``, so an earlier turn's program reads on its own, as a notebook's
-    earlier cell does.
+    Variables are numbered across the whole conversation, as a notebook's
+    cells share one namespace: a later turn's plan may pass an earlier
+    turn's result on ("What's that in euros?" after a quote) by its variable.
+    Calls written by another provider, or stored before plans existed, are
+    numbered after the calls before them.
     """
     names: dict[str, str] = {}
-    count = 0
+    taken: set[str] = set()
     for message in messages:
-        if isinstance(message, UserMessage):
-            count = 0
-        elif isinstance(message, AssistantMessage) and message.tool_calls:
-            for call, name in zip(message.tool_calls, _line_names(message, count), strict=True):
+        if isinstance(message, AssistantMessage) and message.tool_calls:
+            for call, name in zip(message.tool_calls, _line_names(message, taken), strict=True):
                 names[call.id] = name
-            count += len(message.tool_calls)
+                taken.add(name)
     return names

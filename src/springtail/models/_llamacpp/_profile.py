@@ -104,19 +104,6 @@ class DecodingProfile:
             parcels (sixth pass, docs/embedded-model.md). So do two results
             of a turn that are ids of one shape (an order's ``O-1001`` and
             a message's ``M-1``; fifteenth pass).
-        step_comments: With ``plans``, each line of a plan follows a comment
-            the model writes first (``# Step 2: Get the day of the week``),
-            and after a line, the next comment is written before the model
-            says whether a call follows it: a coder model states a step in
-            words before it writes it, and a step whose need is a word of
-            the request ("day of the week") is then written
-            (seventh pass, docs/embedded-model.md).
-        clause_comments: With ``plans``, a request of two clauses or more
-            that hold its values ("… for Nina Rossi, 3 of SKU-4, and one for
-            Omar Diaz, 1 of SKU-8") has each line written under a comment
-            of the clause it serves, the first whose values no line carries
-            yet (``_clauses.py``): read as one bag of values, both SKUs went
-            into one order (seventeenth pass, docs/embedded-model.md).
         keyed_values: With ``plans``, a text value written from a JSON
             result is one of the values the result gives under the
             parameter's name or its last word (``start``, ``id`` for
@@ -139,8 +126,6 @@ class DecodingProfile:
     stop_repeats: bool = False
     state_results: int = 0
     result_call: bool = False
-    step_comments: bool = False
-    clause_comments: bool = False
     keyed_values: bool = False
 
     def __post_init__(self) -> None:
@@ -179,6 +164,5 @@ SMALL_MODEL_PROFILE = DecodingProfile(
     state_results=2,
     result_call=True,
     keyed_values=True,
-    clause_comments=True,
 )
 """The embedded presets' profile."""

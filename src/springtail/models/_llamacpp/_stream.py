@@ -7,12 +7,11 @@ passed on only once neither can still happen.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 
 from springtail.models._llamacpp._parse import ReplyKind, classify
 
-__all__ = ["Sink", "StopScanner", "StreamGate", "named_tool"]
+__all__ = ["Sink", "StopScanner", "StreamGate"]
 
 Sink = Callable[[str], None]
 
@@ -63,38 +62,11 @@ class StreamGate:
         self._parts: list[str] = []
         self._sent = 0
         self._kind = ReplyKind.UNDECIDED
-        self._names: Collection[str] = ()
-        self.named: str | None = None
-        """The tool the held first sentence named: the reply is that call, not prose."""
 
     @property
     def kind(self) -> ReplyKind:
         """What the reply is, as far as its beginning tells."""
         return self._kind
-
-    def hold_first_sentence(self, names: Collection[str]) -> None:
-        """Hold prose until its first sentence ends; if that names one of ``names``, a call.
-
-        A model torn between calling and answering may describe the call it
-        means ("To find her appointments, I need to call the
-        ``list_appointments`` function with …"): that sentence is never shown.
-        """
-        self._names = names
-
-    def ended_as_call(self) -> bool:
-        """At the reply's end, whether a first sentence still held names a tool: a call.
-
-        A reply of one sentence ("… you can use the ``search_notes``
-        function.") ends before anything follows its full stop.
-        """
-        if self._kind is not ReplyKind.TEXT or not self._names:
-            return False
-        self.named = named_tool(self.text(), self._names)
-        self._names = ()
-        if self.named is None:
-            return False
-        self._kind = ReplyKind.CALLS
-        return True
 
     def feed(self, delta: str) -> None:
         if not delta:
@@ -102,15 +74,6 @@ class StreamGate:
         self._parts.append(delta)
         if self._kind is ReplyKind.UNDECIDED:
             self._kind = classify(self.text(), code=self._code)
-        if self._kind is ReplyKind.TEXT and self._names:
-            sentence = _first_sentence(self.text())
-            if sentence is None:
-                return
-            self.named = named_tool(sentence, self._names)
-            self._names = ()
-            if self.named is not None:
-                self._kind = ReplyKind.CALLS
-                return
         if self._kind is ReplyKind.TEXT:
             self.flush()
 
@@ -125,29 +88,3 @@ class StreamGate:
         self._sent = len(self._parts)
         if pending:
             self._sink(pending)
-
-
-_SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")
-
-
-def _first_sentence(text: str) -> str | None:
-    """The text's first sentence, once it has ended (``None`` while it goes on)."""
-    start = len(text) - len(text.lstrip())
-    end = _SENTENCE_END.search(text, start)
-    return None if end is None else text[: end.end()]
-
-
-def named_tool(text: str, names: Collection[str]) -> str | None:
-    """The first of ``names`` that ``text`` writes as a tool, not as a word, if any.
-
-    A name with an underscore (``list_appointments``) is one wherever it
-    stands; a one-word name (``today``) only in backticks or called
-    (``today()``), since prose uses the word.
-    """
-    for name in names:
-        escaped = re.escape(name)
-        if "_" in name and re.search(rf"(?<![\w]){escaped}(?![\w])", text):
-            return name
-        if re.search(rf"`{escaped}(\(\))?`|(?<![\w]){escaped}\(", text):
-            return name
-    return None

@@ -18,8 +18,6 @@ from springtail.models._llamacpp._binding import (
     bind,
     keyed_values,
     misread_day,
-    named_numbers,
-    prose_text,
     shaped_tokens,
     stated_numbers,
 )
@@ -81,7 +79,7 @@ def _written(
     text = f"{line.variable} = {line.tool}("
     arguments: dict[str, Any] = {}
     last = len(line.arguments) - 1
-    results = view.plan.results
+    results = view.plan.readable
     for index, (name, value) in enumerate(line.arguments):
         text += f"{', ' if index else ''}{name}="
         read_from: list[str] = []
@@ -92,9 +90,6 @@ def _written(
                 if result is not None and not result.is_error:
                     read_from = [result.data, view.request]
             value = bind(value, results, properties.get(name))
-            if value is UNBOUND and result is not None and read_from:
-                giver = next((d for d in tools if d.name == result.tool), None)
-                value = prose_text(result, name, properties.get(name), giver)
         if value is not UNBOUND:
             arguments[name] = value
             text += python_value(value)
@@ -104,7 +99,6 @@ def _written(
         spec = stated_numbers(properties.get(name, {}), view.known.numbers)
         if read_from and gen.profile.keyed_values:
             spec = keyed_values(spec, name, read_from[0])  # the result, when it is JSON
-            spec = named_numbers(spec, name, read_from[0])  # ... and when it is words
         if read_from and "enum" not in spec:
             shaped = shaped_tokens(spec, read_from)
             if shaped is None and result is not None and misread_day(spec, result):
