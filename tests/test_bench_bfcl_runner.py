@@ -59,6 +59,7 @@ def test_live_simple_wrong_value_fails() -> None:
 def test_a_text_answer_fails_an_ast_entry() -> None:
     outcome, _ = run(entry("live_simple", "live_simple_0-0-0"), ["I would need the user id."])
     assert outcome.error_type == "ast_decoder:decoder_failed"
+    assert outcome.text == "I would need the user id."
 
 
 def test_dotted_names_travel_sanitised_and_score_under_bfcls_name() -> None:

@@ -63,6 +63,7 @@ _MEMORY_ORDER = HIGHEST_PRECEDENCE + 400
 _RECORDER_ORDER = HIGHEST_PRECEDENCE + 500
 _MODEL_CALL_LIMIT = "modelCallLimitExceeded"
 _LIMIT = 10_000
+_TEXT_CHARS = 300
 
 Decoded = list[dict[str, dict[str, Any]]]
 
@@ -96,6 +97,9 @@ class Outcome:
     seconds: float = 0.0
     turns_passed: int = 0
     """multi-turn: the turns that passed before the first failure (all of them on a pass)."""
+    text: str = ""
+    """The first response's text (single-turn) or the last turn's answer (multi-turn), cut
+    to 300 characters: why a request got no call is often in it."""
 
     def as_json(self, *, details: bool = True) -> dict[str, Any]:
         """For ``--output``; without ``details`` only the verdict (final-only categories)."""
@@ -110,6 +114,7 @@ class Outcome:
             data["errors"] = list(self.errors)
             data["calls"] = self.calls
             data["turns_passed"] = self.turns_passed
+            data["text"] = self.text
         return data
 
 
@@ -244,8 +249,19 @@ def _single_turn(model: ChatModel, entry: Entry, settings: RunSettings) -> Outco
     else:
         verdict = ast_check(entry.category, entry.functions, calls, entry.answer)
     return Outcome(
-        entry.id, entry.category, verdict.valid, verdict.error_type, verdict.errors, calls
+        entry.id,
+        entry.category,
+        verdict.valid,
+        verdict.error_type,
+        verdict.errors,
+        calls,
+        text=_text(first),
     )
+
+
+def _text(response: ChatResponse | None) -> str:
+    generation = response.result if response is not None else None
+    return generation.output.text[:_TEXT_CHARS] if generation is not None else ""
 
 
 def _multi_turn(model: ChatModel, entry: Entry, settings: RunSettings) -> Outcome:
@@ -268,6 +284,7 @@ def _multi_turn(model: ChatModel, entry: Entry, settings: RunSettings) -> Outcom
         ],
     )
     played: list[list[dict[str, Any]]] = []
+    answer = ""
     first_failure: Verdict | None = None
     passed_turns = 0
     for turn in entry.turns:
@@ -279,6 +296,7 @@ def _multi_turn(model: ChatModel, entry: Entry, settings: RunSettings) -> Outcom
         for _ in range(sum(1 for s in steps if s)):
             judge.step()
         last = response.result
+        answer = _text(response)
         finish = last.metadata.finish_reason if last is not None else None
         force_quit = finish == _MODEL_CALL_LIMIT
         verdict = judge.end_turn(force_quit=force_quit)
@@ -289,7 +307,9 @@ def _multi_turn(model: ChatModel, entry: Entry, settings: RunSettings) -> Outcom
         if force_quit or (first_failure is not None and not settings.all_turns):
             break
     if first_failure is None:
-        return Outcome(entry.id, entry.category, True, calls=played, turns_passed=passed_turns)
+        return Outcome(
+            entry.id, entry.category, True, calls=played, turns_passed=passed_turns, text=answer
+        )
     return Outcome(
         entry.id,
         entry.category,
@@ -298,6 +318,7 @@ def _multi_turn(model: ChatModel, entry: Entry, settings: RunSettings) -> Outcom
         first_failure.errors,
         played,
         turns_passed=passed_turns,
+        text=answer,
     )
 
 
