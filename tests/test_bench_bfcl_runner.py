@@ -162,12 +162,23 @@ def test_cli_prints_the_table_and_writes_json(
     )
     assert code == 0
     rows = [line.split() for line in capsys.readouterr().out.splitlines()]
-    assert ["live_irrelevance", "5/5", "100.0%", "[56.6,", "100.0]"] in rows
-    assert ["live_simple", "0/5", "0.0%", "[0.0,", "43.4]"] in rows
+    assert ["live_irrelevance", "5/5", "100.0%", "[56.6,", "100.0]", "0.0"] in rows
+    assert ["live_simple", "0/5", "0.0%", "[0.0,", "43.4]", "0.0"] in rows
     report = json.loads(out.read_text())
     assert report["summary"]["live_irrelevance"]["passed"] == 5
     assert report["summary"]["live_simple"]["ci95_high"] == pytest.approx(43.4, abs=0.1)
     assert len(report["results"]) == 10
+    assert report["failures"]["live_simple"] == {"ast_decoder:decoder_failed": 5}
+
+
+def test_cli_workers_keep_the_entries_order(tmp_path: Path) -> None:
+    out = tmp_path / "results.json"
+    args = ["--model", "scripted:oracle", "--category", "multi_turn_base", "--limit", "6"]
+    assert main([*args, "--workers", "3", "--output", str(out)]) == 0
+    results = json.loads(out.read_text())["results"]
+    expected = [e.id for e in sample(load("multi_turn_base"), 6, 0)]
+    assert [r["id"] for r in results] == expected
+    assert all(r["passed"] for r in results)
 
 
 def test_cli_refuses_final_categories_without_final() -> None:

@@ -12,11 +12,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from bench.bfcl._data import CATEGORIES, FINAL_ONLY, TUNING, load, sample
+from bench.bfcl._data import CATEGORIES, FINAL_ONLY, TUNING, Entry, load, sample
 from bench.bfcl._models import model_factory
-from bench.bfcl._report import summary, table
+from bench.bfcl._report import failures, summary, table
 from bench.bfcl._runner import Outcome, RunSettings, run_entry
 
 DEFAULT_LIMIT = 40
@@ -63,6 +64,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument("--id", action="append", help="run only these entry ids (repeatable)")
     parser.add_argument("--threads", type=int, default=None, help="the embedded model's threads")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="entries run at once (for a server that serves several requests; default 1)",
+    )
     parser.add_argument("--max-tokens", type=int, default=None)
     parser.add_argument("--temperature", type=float, default=None)
     parser.add_argument(
@@ -83,21 +90,35 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"{', '.join(refused)}: final-report categories need --final")
     if args.limit < 0:
         parser.error("--limit must be 0 (all) or more")
+    if args.workers < 1:
+        parser.error("--workers must be 1 or more")
 
     model_for = model_factory(args.model, args.threads)
     settings = RunSettings(args.max_tokens, args.temperature, args.all_turns)
     wanted = set(args.id or ())
-    outcomes: list[Outcome] = []
-    for category in categories:
-        details = not CATEGORIES[category].final_only
-        for entry in sample(load(category), args.limit, args.seed):
-            if wanted and entry.id not in wanted:
-                continue
-            outcome = run_entry(model_for, entry, settings)
-            outcomes.append(outcome)
-            print(_line(outcome, details=details), file=sys.stderr, flush=True)
+    entries = [
+        entry
+        for category in categories
+        for entry in sample(load(category), args.limit, args.seed)
+        if not wanted or entry.id in wanted
+    ]
+
+    def one(entry: Entry) -> Outcome:
+        outcome = run_entry(model_for, entry, settings)
+        details = not CATEGORIES[entry.category].final_only
+        print(_line(outcome, details=details), file=sys.stderr, flush=True)
+        return outcome
+
+    if args.workers > 1:
+        with ThreadPoolExecutor(args.workers) as pool:
+            outcomes = list(pool.map(one, entries))  # in the entries' order
+    else:
+        outcomes = [one(entry) for entry in entries]
 
     print(f"model {args.model}, seed {args.seed}, limit {args.limit or 'all'}")
+    if not outcomes:
+        print("no entries selected")
+        return 0
     print(table(outcomes))
     if args.output:
         report = {
@@ -106,6 +127,7 @@ def main(argv: list[str] | None = None) -> int:
             "limit": args.limit,
             "categories": categories,
             "summary": summary(outcomes),
+            "failures": failures(outcomes),
             "results": [o.as_json(details=not CATEGORIES[o.category].final_only) for o in outcomes],
         }
         args.output.write_text(json.dumps(report, indent=1, ensure_ascii=False, default=str))
