@@ -24,6 +24,7 @@ from bench.matrix._cases import (
     ANY,
     CONVERSATIONS,
     KINDS,
+    LANGUAGES,
     Call,
     Case,
     Contains,
@@ -140,12 +141,17 @@ def _run_case(tool_set: ToolSet, case: Case) -> list[list[tuple[Call, str]]]:
 # What the matrix holds.
 
 
-def test_each_tool_set_has_every_kind_in_both_halves() -> None:
+def test_each_tool_set_has_every_kind_in_each_of_its_halves() -> None:
     for tool_set in TOOL_SETS:
-        for half in ("dev", "held-out"):
-            kinds = Counter(c.kind for c in tool_set.cases if c.half == half)
+        team = tool_set.origin == "team"
+        for half in ("dev", "held-out", "fresh") if team else ("dev", "fresh"):
+            english = [c for c in tool_set.cases if c.half == half and c.language == "en"]
+            kinds = Counter(c.kind for c in english)
             assert set(kinds) == set(KINDS), (tool_set.name, half)
-            assert kinds["twice"] >= 2, (tool_set.name, half)
+            assert kinds["twice"] >= (2 if team else 1), (tool_set.name, half)
+            assert len(english) >= 8, (tool_set.name, half)
+    assert sum(t.origin == "elsewhere" for t in TOOL_SETS) >= 8
+    assert len(TOOL_SETS) >= 12
 
 
 def test_each_half_has_at_least_24_chained_requests_counting_every_prompt() -> None:
@@ -276,7 +282,9 @@ def test_a_perfect_model_passes_every_request_in_both_memory_layouts() -> None:
     model = ScriptedChatModel([_oracle(turns)] * 4000)
     prompts = {name: PROMPTS[name] for name in ("none", "support-bot")}
     seen: list[TurnResult] = []
-    every_half = Selection(halves=frozenset({"dev", "held-out", "probe"}))
+    every_half = Selection(
+        halves=frozenset({"dev", "held-out", "fresh", "probe"}), languages=frozenset(LANGUAGES)
+    )
     Runner(model, TOOL_SETS, prompts, every_half).run(on_turn=seen.append)
     assert len(seen) == len(turns) * len(prompts)
     failed = [f"{r.tool_set}-{r.half}-{r.kind}-{r.layout}" for r in seen if not r.passed]
