@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from bench.matrix._cases import Case, ToolSet
+from bench.matrix._cases import Case, ToolSet, call, turn
 from bench.matrix.elsewhere._bfcl import tools
 from bench.matrix.fresh._bfcl_dining import CASES as FRESH
 
@@ -133,6 +133,143 @@ def build() -> list[Any]:
     return tools(NAME, _App())
 
 
-CASES: tuple[Case, ...] = ()
+_FIND = "Restaurants_2_FindRestaurants"
+_RESERVE = "Restaurants_2_ReserveRestaurant"
+_REQUEST = "Payment_1_RequestPayment"
+_PAY = "Payment_1_MakePayment"
+
+CASES: tuple[Case, ...] = (
+    Case(
+        "single",
+        "dev",
+        (
+            turn(
+                "Find me a moderately priced Italian restaurant in Oakland, CA.",
+                call(_FIND, category="Italian", location="Oakland, CA", price_range="moderate"),
+                answer=["trattoria sole"],
+            ),
+        ),
+    ),
+    Case(
+        "single",
+        "dev",
+        (
+            turn(
+                "Send 48.20 to Keanu with my debit card.",
+                call(_PAY, payment_method="debit card", amount=48.2, receiver="Keanu"),
+                answer=[("sent", "pm-1", "paid")],
+            ),
+        ),
+    ),
+    Case(
+        "twice",
+        "dev",
+        (
+            turn(
+                "Request 25 dollars from Lola and 40 dollars from Mateo.",
+                call(_REQUEST, receiver="Lola", amount=25),
+                call(_REQUEST, receiver="Mateo", amount=40),
+                answer=[("pr-1", "request")],
+            ),
+        ),
+    ),
+    Case(
+        "chain",
+        "dev",
+        (
+            turn(
+                "Find a Japanese restaurant in Sacramento, CA and book it for 4 at 18:45 on "
+                "2026-05-16.",
+                call(_FIND, category="Japanese", location="Sacramento, CA"),
+                call(
+                    _RESERVE,
+                    restaurant_name="Sakura House",
+                    location="Sacramento, CA",
+                    time="18:45",
+                    number_of_seats=4,
+                    date="2026-05-16",
+                ),
+                answer=["sakura house"],
+                ordered=True,
+            ),
+        ),
+    ),
+    Case(
+        "chain",
+        "dev",
+        (
+            turn(
+                "Reserve 6 seats at Smoke Ridge in Austin, TX at 19:00 on 2026-05-22, then pay "
+                "the deposit from my app balance.",
+                call(
+                    _RESERVE,
+                    restaurant_name="Smoke Ridge",
+                    location="Austin, TX",
+                    time="19:00",
+                    number_of_seats=6,
+                    date="2026-05-22",
+                ),
+                call(_PAY, payment_method="app balance", amount=90, receiver="Smoke Ridge"),
+                answer=["90"],
+                ordered=True,
+            ),
+        ),
+    ),
+    Case(
+        "multi",
+        "dev",
+        (
+            turn(
+                "Find Chinese food in Oakland, CA and barbecue in Austin, TX, and send 10 "
+                "dollars each to Ravi and Ana by debit card.",
+                call(_FIND, category="Chinese", location="Oakland, CA"),
+                call(_FIND, category="Barbecue", location="Austin, TX"),
+                call(_PAY, payment_method="debit card", amount=10, receiver="Ravi"),
+                call(_PAY, payment_method="debit card", amount=10, receiver="Ana"),
+                answer=["golden lotus", "smoke ridge"],
+            ),
+        ),
+    ),
+    Case("none", "dev", (turn("How much should I tip at a restaurant in the US?"),)),
+    Case("none", "dev", (turn("Good evening, how are you?"),)),
+    Case(
+        "follow-up",
+        "dev",
+        (
+            turn(
+                "Send 30 dollars to Wes from my credit card.",
+                call(_PAY, payment_method="credit card", amount=30, receiver="Wes"),
+                answer=[("sent", "pm-1", "paid")],
+            ),
+            turn(
+                "Send the same to Noor.",
+                call(_PAY, payment_method="credit card", amount=30, receiver="Noor"),
+                answer=[("sent", "pm-2", "paid")],
+            ),
+        ),
+    ),
+    Case(
+        "refer",
+        "dev",
+        (
+            turn(
+                "Find vegetarian-friendly Mexican places in Austin, TX.",
+                call(_FIND, category="Mexican", location="Austin, TX", has_vegetarian_options=True),
+                answer=["taqueria luna"],
+            ),
+            turn(
+                "Book a table there for 2 at 12:30.",
+                call(
+                    _RESERVE,
+                    restaurant_name="Taqueria Luna",
+                    location="Austin, TX",
+                    time="12:30",
+                    number_of_seats=2,
+                ),
+                answer=[("rs-501", "confirmed", "booked", "reserved")],
+            ),
+        ),
+    ),
+)
 
 TOOL_SET = ToolSet(NAME, build, CASES + FRESH, origin="elsewhere")

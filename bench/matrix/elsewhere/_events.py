@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from bench.matrix._cases import Case, ToolSet
+from bench.matrix._cases import Case, ToolSet, call, turn
 from bench.matrix.elsewhere._bfcl import tools
 from bench.matrix.fresh._bfcl_events import CASES as FRESH
 
@@ -138,6 +138,174 @@ def build() -> list[Any]:
     return tools(NAME, _Office())
 
 
-CASES: tuple[Case, ...] = ()
+_FIND = "Events_3_FindEvents"
+_BUY = "Events_3_BuyEventTickets"
+_BUS = "Buses_3_FindBus"
+_TICKET = "Buses_3_BuyBusTicket"
+
+CASES: tuple[Case, ...] = (
+    Case(
+        "single",
+        "dev",
+        (
+            turn(
+                "What music events are happening in Chicago, IL?",
+                call(_FIND, event_type="Music", city="Chicago, IL"),
+                answer=["velvet hours", "brass avenue"],
+            ),
+        ),
+    ),
+    Case(
+        "single",
+        "dev",
+        (
+            turn(
+                "Buy 3 tickets to Our Town in Denver, CO on 2026-09-27.",
+                call(
+                    _BUY,
+                    event_name="Our Town",
+                    number_of_tickets=3,
+                    date="2026-09-27",
+                    city="Denver, CO",
+                ),
+                answer=[("ev-9001", "purchased", "bought", "174")],
+            ),
+        ),
+    ),
+    Case(
+        "twice",
+        "dev",
+        (
+            turn(
+                "Find direct buses from Portland, OR to Seattle, WA on 2026-08-08 and on "
+                "2026-08-09.",
+                call(
+                    _BUS,
+                    from_city="Portland, OR",
+                    to_city="Seattle, WA",
+                    departure_date="2026-08-08",
+                ),
+                call(
+                    _BUS,
+                    from_city="Portland, OR",
+                    to_city="Seattle, WA",
+                    departure_date="2026-08-09",
+                ),
+                answer=["08:15"],
+            ),
+        ),
+    ),
+    Case(
+        "chain",
+        "dev",
+        (
+            turn(
+                "Buy 2 tickets for the music event in Denver, CO.",
+                call(_FIND, event_type="Music", city="Denver, CO"),
+                call(
+                    _BUY,
+                    event_name="Red Rocks Revival",
+                    number_of_tickets=2,
+                    date="2026-09-26",
+                    city="Denver, CO",
+                ),
+                answer=["red rocks"],
+                ordered=True,
+            ),
+        ),
+    ),
+    Case(
+        "chain",
+        "dev",
+        (
+            turn(
+                "Book the earliest direct bus from Boston, MA to New York, NY on 2026-08-15 for "
+                "2 passengers.",
+                call(
+                    _BUS,
+                    from_city="Boston, MA",
+                    to_city="New York, NY",
+                    departure_date="2026-08-15",
+                    num_passengers=2,
+                ),
+                call(
+                    _TICKET,
+                    from_city="Boston, MA",
+                    to_city="New York, NY",
+                    departure_date="2026-08-15",
+                    departure_time="08:15",
+                    num_passengers=2,
+                ),
+                answer=["8:15"],
+                ordered=True,
+            ),
+        ),
+    ),
+    Case(
+        "multi",
+        "dev",
+        (
+            turn(
+                "Find theater in Seattle, WA and in Chicago, IL, and buses from San Francisco, "
+                "CA to Los Angeles, CA on 2026-08-20 and 2026-08-21.",
+                call(_FIND, event_type="Theater", city="Seattle, WA"),
+                call(_FIND, event_type="Theater", city="Chicago, IL"),
+                call(
+                    _BUS,
+                    from_city="San Francisco, CA",
+                    to_city="Los Angeles, CA",
+                    departure_date="2026-08-20",
+                ),
+                call(
+                    _BUS,
+                    from_city="San Francisco, CA",
+                    to_city="Los Angeles, CA",
+                    departure_date="2026-08-21",
+                ),
+                answer=["glass menagerie", "hamlet", "08:15"],
+            ),
+        ),
+    ),
+    Case("none", "dev", (turn("What's the difference between a musical and an opera?"),)),
+    Case("none", "dev", (turn("Hey!"),)),
+    Case(
+        "follow-up",
+        "dev",
+        (
+            turn(
+                "Music in Seattle, WA?",
+                call(_FIND, event_type="Music", city="Seattle, WA"),
+                answer=["kaya moss"],
+            ),
+            turn(
+                "And in Denver, CO?",
+                call(_FIND, event_type="Music", city="Denver, CO"),
+                answer=["red rocks"],
+            ),
+        ),
+    ),
+    Case(
+        "refer",
+        "dev",
+        (
+            turn(
+                "What theater is on in Chicago, IL?",
+                call(_FIND, event_type="Theater", city="Chicago, IL"),
+                answer=["hamlet"],
+            ),
+            turn(
+                "Get me 4 tickets for it.",
+                call(
+                    _BUY,
+                    event_name="Hamlet Reimagined",
+                    number_of_tickets=4,
+                    date="2026-09-13",
+                    city="Chicago, IL",
+                ),
+                answer=[("ev-9001", "purchased", "bought")],
+            ),
+        ),
+    ),
+)
 
 TOOL_SET = ToolSet(NAME, build, CASES + FRESH, origin="elsewhere")

@@ -5,14 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from bench.matrix._cases import Case, ToolSet
+from bench.matrix._cases import Case, ToolSet, call, contains, one_of, turn
 from bench.matrix.elsewhere._bfcl import tools
 from bench.matrix.fresh._bfcl_media import CASES as FRESH
 
 NAME = "bfcl-media"
 
 # (track, artist, album, genre, year)
-_SONGS = (
+_SONGS_DATA = (
     ("Northern Lights", "Aurora Vale", "Skyline", "Electropop", "2019"),
     ("Paper Planes Home", "Aurora Vale", "Skyline", "Electropop", "2019"),
     ("Dust Road", "The Marlowes", "Gravel", "Country", "2016"),
@@ -22,7 +22,7 @@ _SONGS = (
     ("Static Bloom", "Nova Grid", "Voltage", "House", "2023"),
 )
 # (title, genre, starring)
-_MOVIES = (
+_MOVIES_DATA = (
     ("Glass Harbor", "Thriller", "Mara Quinn"),
     ("The Last Lighthouse", "Drama", "Idris Cole"),
     ("Tiny Titans", "Animation", "Leo Park"),
@@ -55,7 +55,7 @@ class _Hub:
     ) -> Any:
         found = [
             {"track": t, "artist": a, "album": al, "genre": g, "year": y}
-            for t, a, al, g, y in _SONGS
+            for t, a, al, g, y in _SONGS_DATA
             if (_any(artist) or a.lower() == artist.strip().lower())
             and (_any(album) or al.lower() == album.strip().lower())
             and (_any(genre) or g.lower() == genre.lower())
@@ -73,7 +73,7 @@ class _Hub:
     def Media_3_FindMovies(self, genre: str, starring: str = "Any") -> Any:
         found = [
             {"title": t, "genre": g, "starring": s}
-            for t, g, s in _MOVIES
+            for t, g, s in _MOVIES_DATA
             if g.lower() == genre.lower() and (_any(starring) or s.lower() == starring.lower())
         ]
         return {"movies": found}
@@ -105,6 +105,120 @@ def build() -> list[Any]:
     return tools(NAME, _Hub())
 
 
-CASES: tuple[Case, ...] = ()
+_SONGS = "Music_3_LookupMusic"
+_PLAY = "Music_3_PlayMedia"
+_MOVIES = "Media_3_FindMovies"
+_WATCH = "Media_3_PlayMovie"
+_ALARM = "Alarm_1_AddAlarm"
+_ALARMS = "Alarm_1_GetAlarms"
+
+CASES: tuple[Case, ...] = (
+    Case(
+        "single",
+        "dev",
+        (
+            turn(
+                "Play Dust Road on the living room speaker.",
+                call(_PLAY, track="Dust Road", device="Living room"),
+                answer=["dust road"],
+            ),
+        ),
+    ),
+    Case(
+        "single",
+        "dev",
+        (
+            turn(
+                "What alarms do I have? My user id is u-417.",
+                call(_ALARMS, user_id="u-417"),
+                answer=["6:45"],
+            ),
+        ),
+    ),
+    Case(
+        "twice",
+        "dev",
+        (
+            turn(
+                "Look up house songs and electropop songs.",
+                call(_SONGS, genre="House"),
+                call(_SONGS, genre="Electropop"),
+                answer=["midnight circuit", "northern lights"],
+            ),
+        ),
+    ),
+    Case(
+        "chain",
+        "dev",
+        (
+            turn(
+                "Find a comedy starring Rhea Patel and stream it.",
+                call(_MOVIES, genre="Comedy", starring="Rhea Patel"),
+                call(_WATCH, title="Laugh Track"),
+                answer=["laugh track"],
+                ordered=True,
+            ),
+        ),
+    ),
+    Case(
+        "chain",
+        "dev",
+        (
+            turn(
+                "Play a song from the album Gravel in the kitchen.",
+                call(_SONGS, album="Gravel"),
+                call(_PLAY, track=one_of("Dust Road", "Engine Heart"), device="Kitchen"),
+                answer=[("dust road", "engine heart")],
+                ordered=True,
+            ),
+        ),
+    ),
+    Case(
+        "multi",
+        "dev",
+        (
+            turn(
+                "Set alarms for 06:15 and 06:30, and find thriller and animation movies.",
+                call(_ALARM, new_alarm_time="06:15"),
+                call(_ALARM, new_alarm_time="06:30"),
+                call(_MOVIES, genre="Thriller"),
+                call(_MOVIES, genre="Animation"),
+                answer=["glass harbor", "tiny titans"],
+            ),
+        ),
+    ),
+    Case("none", "dev", (turn("Who sang Bohemian Rhapsody?", answer=["queen"]),)),
+    Case("none", "dev", (turn("Good night!"),)),
+    Case(
+        "follow-up",
+        "dev",
+        (
+            turn(
+                "Look up songs by Aurora Vale.",
+                call(_SONGS, artist="Aurora Vale"),
+                answer=["northern lights"],
+            ),
+            turn(
+                "And by Nova Grid?", call(_SONGS, artist="Nova Grid"), answer=["midnight circuit"]
+            ),
+        ),
+    ),
+    Case(
+        "refer",
+        "dev",
+        (
+            turn(
+                "Show me my alarms including disabled ones, user id u-417.",
+                call(_ALARMS, user_id="u-417", include_disabled=True),
+                answer=["17:30"],
+            ),
+            turn(
+                "Add another alarm at the same time as the disabled one, called School run.",
+                call(_ALARM, new_alarm_time="17:30", new_alarm_name=contains("school run")),
+                answer=["17:30"],
+            ),
+        ),
+    ),
+)
 
 TOOL_SET = ToolSet(NAME, build, CASES + FRESH, origin="elsewhere")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from bench.matrix._cases import Case, ToolSet
+from bench.matrix._cases import Case, ToolSet, call, turn
 from bench.matrix.elsewhere._bfcl import tools
 from bench.matrix.fresh._bfcl_movies import CASES as FRESH
 
@@ -39,7 +39,7 @@ _LISTINGS: dict[str, tuple[str, tuple[tuple[str, str, str], ...]]] = {
         ),
     ),
 }
-_TIMES = {
+_TIMES_DATA = {
     "the night garden": ["17:30", "20:45"],
     "iron tide": ["16:00", "19:15", "22:00"],
     "paper moons": ["11:00", "14:30"],
@@ -90,7 +90,7 @@ class _Cinema:
     ) -> Any:
         theater, films = _LISTINGS.get(_key(location), ("", ()))
         playing = any(t.lower() == movie_name.strip().lower() for t, _, _ in films)
-        times = _TIMES.get(movie_name.strip().lower(), []) if playing else []
+        times = _TIMES_DATA.get(movie_name.strip().lower(), []) if playing else []
         return {
             "movie_name": movie_name,
             "location": location,
@@ -127,6 +127,181 @@ def build() -> list[Any]:
     return tools(NAME, _Cinema())
 
 
-CASES: tuple[Case, ...] = ()
+_FIND = "Movies_1_FindMovies"
+_TIMES = "Movies_1_GetTimesForMovie"
+_BUY = "Movies_1_BuyMovieTickets"
+
+CASES: tuple[Case, ...] = (
+    Case(
+        "single",
+        "dev",
+        (
+            turn(
+                "What horror movies are playing in Portland, OR?",
+                call(_FIND, location="Portland, OR", genre="Horror"),
+                answer=["ninth hour"],
+            ),
+        ),
+    ),
+    Case(
+        "single",
+        "dev",
+        (
+            turn(
+                "When is Paper Moons showing in Berkeley, CA on 2026-04-11?",
+                call(
+                    _TIMES,
+                    movie_name="Paper Moons",
+                    location="Berkeley, CA",
+                    show_date="2026-04-11",
+                ),
+                answer=["11:00", "14:30"],
+            ),
+        ),
+    ),
+    Case(
+        "twice",
+        "dev",
+        (
+            turn(
+                "Find IMAX movies in Berkeley, CA and in San Jose, CA.",
+                call(_FIND, location="Berkeley, CA", show_type="imax"),
+                call(_FIND, location="San Jose, CA", show_type="imax"),
+                answer=["iron tide", "quiet orbit"],
+            ),
+        ),
+    ),
+    Case(
+        "twice",
+        "dev",
+        (
+            turn(
+                "Showtimes for Iron Tide in San Jose, CA on 2026-04-10 and on 2026-04-12?",
+                call(
+                    _TIMES, movie_name="Iron Tide", location="San Jose, CA", show_date="2026-04-10"
+                ),
+                call(
+                    _TIMES, movie_name="Iron Tide", location="San Jose, CA", show_date="2026-04-12"
+                ),
+                answer=["16:00", "19:15"],
+            ),
+        ),
+    ),
+    Case(
+        "chain",
+        "dev",
+        (
+            turn(
+                "Buy 2 tickets for the earliest showing of Salt and Stone in Berkeley, CA on "
+                "2026-04-11.",
+                call(
+                    _TIMES,
+                    movie_name="Salt and Stone",
+                    location="Berkeley, CA",
+                    show_date="2026-04-11",
+                ),
+                call(
+                    _BUY,
+                    movie_name="Salt and Stone",
+                    number_of_tickets=2,
+                    show_date="2026-04-11",
+                    location="Berkeley, CA",
+                    show_time="18:10",
+                ),
+                answer=["18:10"],
+                ordered=True,
+            ),
+        ),
+    ),
+    Case(
+        "chain",
+        "dev",
+        (
+            turn(
+                "Find an animation movie in Portland, OR and tell me its showtimes on 2026-04-18.",
+                call(_FIND, location="Portland, OR", genre="Animation"),
+                call(
+                    _TIMES,
+                    movie_name="Paper Moons",
+                    location="Portland, OR",
+                    show_date="2026-04-18",
+                ),
+                answer=["paper moons", "11:00"],
+                ordered=True,
+            ),
+        ),
+    ),
+    Case(
+        "multi",
+        "dev",
+        (
+            turn(
+                "Find sci-fi movies in San Jose, CA and in Portland, OR, and get showtimes for "
+                "Little Harbor in San Jose, CA on 2026-04-10 and 2026-04-11.",
+                call(_FIND, location="San Jose, CA", genre="Sci-fi"),
+                call(_FIND, location="Portland, OR", genre="Sci-fi"),
+                call(
+                    _TIMES,
+                    movie_name="Little Harbor",
+                    location="San Jose, CA",
+                    show_date="2026-04-10",
+                ),
+                call(
+                    _TIMES,
+                    movie_name="Little Harbor",
+                    location="San Jose, CA",
+                    show_date="2026-04-11",
+                ),
+                answer=["quiet orbit", "10:45"],
+            ),
+        ),
+    ),
+    Case("none", "dev", (turn("What's a good snack to bring to the movies?"),)),
+    Case("none", "dev", (turn("Hi there!"),)),
+    Case(
+        "follow-up",
+        "dev",
+        (
+            turn(
+                "Any action movies in Berkeley, CA?",
+                call(_FIND, location="Berkeley, CA", genre="Action"),
+                answer=["iron tide"],
+            ),
+            turn(
+                "How about San Jose, CA?",
+                call(_FIND, location="San Jose, CA", genre="Action"),
+                answer=["iron tide"],
+            ),
+        ),
+    ),
+    Case(
+        "refer",
+        "dev",
+        (
+            turn(
+                "When is The Night Garden on in Berkeley, CA on 2026-04-11?",
+                call(
+                    _TIMES,
+                    movie_name="The Night Garden",
+                    location="Berkeley, CA",
+                    show_date="2026-04-11",
+                ),
+                answer=["17:30", "20:45"],
+            ),
+            turn(
+                "Get me 3 tickets for the later one.",
+                call(
+                    _BUY,
+                    movie_name="The Night Garden",
+                    number_of_tickets=3,
+                    show_date="2026-04-11",
+                    location="Berkeley, CA",
+                    show_time="20:45",
+                ),
+                answer=[("mt-1001", "confirmed", "booked", "purchased")],
+            ),
+        ),
+    ),
+)
 
 TOOL_SET = ToolSet(NAME, build, CASES + FRESH, origin="elsewhere")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bench.matrix._cases import Case, ToolSet
+from bench.matrix._cases import Case, ToolSet, call, one_of, turn
 from bench.matrix.elsewhere._bfcl import tools
 from bench.matrix.fresh._bfcl_store import CASES as FRESH
 
@@ -106,6 +106,121 @@ def build() -> list[Any]:
     return tools(NAME, _Shop())
 
 
-CASES: tuple[Case, ...] = ()
+_SEARCH = "product_search"
+_DETAILS = "get_product_details"
+_STOCK = "inventory_management"
+_ORDER = "order_status_check"
+
+CASES: tuple[Case, ...] = (
+    Case(
+        "single",
+        "dev",
+        (
+            turn(
+                "What's the status of order ORD-88412 for the Nimbus Wireless Earbuds?",
+                call(_ORDER, order_id="ORD-88412", product="Nimbus Wireless Earbuds"),
+                answer=["shipped"],
+            ),
+        ),
+    ),
+    Case(
+        "single",
+        "dev",
+        (
+            turn(
+                "Search for red clothing.",
+                call(_SEARCH, category="clothing", color="red"),
+                answer=["cotton crew tee"],
+            ),
+        ),
+    ),
+    Case(
+        "twice",
+        "dev",
+        (
+            turn(
+                "Check the status of ORD-90107 (Aero Rain Jacket) and ORD-77003 (Cotton Crew Tee).",
+                call(_ORDER, order_id="ORD-90107", product="Aero Rain Jacket"),
+                call(_ORDER, order_id="ORD-77003", product="Cotton Crew Tee"),
+                answer=["processing", "delivered"],
+            ),
+        ),
+    ),
+    Case(
+        "chain",
+        "dev",
+        (
+            turn(
+                "Find yellow clothing and tell me how many of it you have in each size.",
+                call(_SEARCH, category="clothing", color="yellow"),
+                call(_STOCK, product_id="PX-1042"),
+                answer=["7"],
+                ordered=True,
+            ),
+        ),
+    ),
+    Case(
+        "chain",
+        "dev",
+        (
+            turn(
+                "Search home appliances and get the full details of what you find.",
+                call(_SEARCH, category="home appliances"),
+                call(_DETAILS, product_id="PX-6033"),
+                answer=["breeze desk fan"],
+                ordered=True,
+            ),
+        ),
+    ),
+    Case(
+        "multi",
+        "dev",
+        (
+            turn(
+                "Get details for PX-2210 and PX-7781, and check the stock of PX-1042 and of "
+                "PX-3307 in size XL.",
+                call(_DETAILS, product_id="PX-2210"),
+                call(_DETAILS, product_id="PX-7781"),
+                call(_STOCK, product_id="PX-1042", sizes=one_of(["XL"], ["xl"])),
+                call(_STOCK, product_id="PX-3307", sizes=one_of(["XL"], ["xl"])),
+                answer=["nimbus", "volt", "2", "5"],
+            ),
+        ),
+    ),
+    Case("none", "dev", (turn("What size should I get if I'm between a medium and a large?"),)),
+    Case("none", "dev", (turn("Thank you!"),)),
+    Case(
+        "follow-up",
+        "dev",
+        (
+            turn(
+                "Search electronics in black.",
+                call(_SEARCH, category="electronics", color="black"),
+                answer=["nimbus", "volt"],
+            ),
+            turn(
+                "And in blue?",
+                call(_SEARCH, category="electronics", color="blue"),
+                answer=["volt"],
+            ),
+        ),
+    ),
+    Case(
+        "refer",
+        "dev",
+        (
+            turn(
+                "Find green books.",
+                call(_SEARCH, category="books", color="green"),
+                answer=["quiet forest"],
+            ),
+            turn(
+                "How many copies of that do you have?",
+                call(_STOCK, product_id="PX-5120"),
+                answer=["40"],
+            ),
+        ),
+    ),
+)
 
 TOOL_SET = ToolSet(NAME, build, CASES + FRESH, origin="elsewhere")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from bench.matrix._cases import Case, ToolSet
+from bench.matrix._cases import Case, ToolSet, call, turn
 from bench.matrix.elsewhere._bfcl import tools
 from bench.matrix.fresh._bfcl_travel import CASES as FRESH
 
@@ -32,7 +32,7 @@ _ROUTES: dict[tuple[str, str], tuple[tuple[str, str, int], ...]] = {
 }
 _CLASS = {"economy": 1.0, "premium economy": 1.6, "business": 2.8}
 # city -> ((house, rating, laundry, USD per night), ...)
-_HOUSES: dict[str, tuple[tuple[str, float, bool, int], ...]] = {
+_HOUSES_DATA: dict[str, tuple[tuple[str, float, bool, int], ...]] = {
     "austin, tx": (("Cedar Loft", 4.6, True, 145), ("Riverside Bungalow", 4.1, False, 98)),
     "seattle, wa": (("Pike View Flat", 4.8, True, 189), ("Fremont Cottage", 3.9, True, 112)),
     "london, uk": (("Camden Mews House", 4.5, False, 210), ("Kensington Studio", 4.2, True, 175)),
@@ -160,7 +160,7 @@ class _Agency:
                 "has_laundry_service": laundry,
                 "price_per_night": cost,
             }
-            for name, stars, laundry, cost in _HOUSES.get(_key(where_to), ())
+            for name, stars, laundry, cost in _HOUSES_DATA.get(_key(where_to), ())
             if stars >= least and _flag(has_laundry_service, laundry)
         ]
         return {"where_to": where_to, "number_of_adults": number_of_adults, "houses": found}
@@ -201,6 +201,162 @@ def build() -> list[Any]:
     return tools(NAME, _Agency())
 
 
-CASES: tuple[Case, ...] = ()
+_ONEWAY = "Flights_4_SearchOnewayFlight"
+_ROUND = "Flights_4_SearchRoundtripFlights"
+_HOUSES = "Hotels_2_SearchHouse"
+_BOOK = "Hotels_2_BookHouse"
+_SIGHTS = "Travel_1_FindAttractions"
+
+CASES: tuple[Case, ...] = (
+    Case(
+        "single",
+        "dev",
+        (
+            turn(
+                "Find one-way flights from SFO to JFK on 2026-06-05.",
+                call(
+                    _ONEWAY,
+                    origin_airport="SFO",
+                    destination_airport="JFK",
+                    departure_date="2026-06-05",
+                ),
+                answer=["289"],
+            ),
+        ),
+    ),
+    Case(
+        "single",
+        "dev",
+        (
+            turn(
+                "Search for houses in Austin, TX for 3 adults, rated 4 or higher.",
+                call(_HOUSES, where_to="Austin, TX", number_of_adults=3, rating="4"),
+                answer=["cedar loft"],
+            ),
+        ),
+    ),
+    Case(
+        "twice",
+        "dev",
+        (
+            turn(
+                "What museums are there in Seattle, WA and in London, UK?",
+                call(_SIGHTS, location="Seattle, WA", category="Museum"),
+                call(_SIGHTS, location="London, UK", category="Museum"),
+                answer=["seattle art museum", "british museum"],
+            ),
+        ),
+    ),
+    Case(
+        "chain",
+        "dev",
+        (
+            turn(
+                "Check flights from ORD to MIA on 2026-06-19 and find parks where it lands.",
+                call(
+                    _ONEWAY,
+                    origin_airport="ORD",
+                    destination_airport="MIA",
+                    departure_date="2026-06-19",
+                ),
+                call(_SIGHTS, location="Miami, FL", category="Park"),
+                answer=["bayfront"],
+                ordered=True,
+            ),
+        ),
+    ),
+    Case(
+        "chain",
+        "dev",
+        (
+            turn(
+                "Search one-way flights from BOS to LHR on 2026-07-01, then look for houses "
+                "with laundry service in that city.",
+                call(
+                    _ONEWAY,
+                    origin_airport="BOS",
+                    destination_airport="LHR",
+                    departure_date="2026-07-01",
+                ),
+                call(_HOUSES, where_to="London, UK", has_laundry_service="True"),
+                answer=["kensington"],
+                ordered=True,
+            ),
+        ),
+    ),
+    Case(
+        "multi",
+        "dev",
+        (
+            turn(
+                "Look for round trips from LAX to SEA and from SFO to JFK, 2026-08-14 to "
+                "2026-08-21, and kid-friendly attractions in Austin, TX and in Miami, FL.",
+                call(
+                    _ROUND,
+                    origin_airport="LAX",
+                    destination_airport="SEA",
+                    departure_date="2026-08-14",
+                    return_date="2026-08-21",
+                ),
+                call(
+                    _ROUND,
+                    origin_airport="SFO",
+                    destination_airport="JFK",
+                    departure_date="2026-08-14",
+                    return_date="2026-08-21",
+                ),
+                call(_SIGHTS, location="Austin, TX", good_for_kids="True"),
+                call(_SIGHTS, location="Miami, FL", good_for_kids="True"),
+                answer=["245", "549", "zilker", "bayfront"],
+            ),
+        ),
+    ),
+    Case("none", "dev", (turn("What's the capital of Australia?", answer=["canberra"]),)),
+    Case("none", "dev", (turn("Thanks, that's all."),)),
+    Case(
+        "follow-up",
+        "dev",
+        (
+            turn(
+                "Find houses in Miami, FL for 2 adults.",
+                call(_HOUSES, where_to="Miami, FL", number_of_adults=2),
+                answer=["coral palms"],
+            ),
+            turn(
+                "Book one from 2026-07-10 to 2026-07-14.",
+                call(
+                    _BOOK,
+                    where_to="Miami, FL",
+                    number_of_adults=2,
+                    check_in_date="2026-07-10",
+                    check_out_date="2026-07-14",
+                ),
+                answer=[("hb-2001", "booked")],
+            ),
+        ),
+    ),
+    Case(
+        "refer",
+        "dev",
+        (
+            turn(
+                "Premium economy one-way flights from JFK to AUS on 2026-06-27, please.",
+                call(
+                    _ONEWAY,
+                    origin_airport="JFK",
+                    destination_airport="AUS",
+                    departure_date="2026-06-27",
+                    seating_class="Premium Economy",
+                ),
+                answer=["282"],
+            ),
+            turn(
+                "Any free attractions in the city I'm flying to?",
+                call(_SIGHTS, location="Austin, TX", free_entry="True"),
+                answer=["capitol", "zilker"],
+            ),
+        ),
+    ),
+)
 
 TOOL_SET = ToolSet(NAME, build, CASES + FRESH, origin="elsewhere")

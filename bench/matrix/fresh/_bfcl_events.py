@@ -142,4 +142,21 @@ CASES = (
             ),
         ),
     ),
+    Case(
+        "single",
+        "fresh",
+        (
+            turn(
+                "Show me buses from Reno, NV to Sacramento, CA on 2026-11-07 for 4 people.",
+                call(
+                    _BUS,
+                    from_city="Reno, NV",
+                    to_city="Sacramento, CA",
+                    departure_date="2026-11-07",
+                    num_passengers=4,
+                ),
+                answer=["08:15"],
+            ),
+        ),
+    ),
 )

@@ -130,4 +130,22 @@ CASES = (
             ),
         ),
     ),
+    Case(
+        "single",
+        "fresh",
+        (
+            turn(
+                "Can you check which cars I could rent in Portland, OR, picking up 2026-09-12 at "
+                "13:00 and returning 2026-09-14?",
+                call(
+                    _CARS,
+                    city="Portland, OR",
+                    start_date="2026-09-12",
+                    pickup_time="13:00",
+                    end_date="2026-09-14",
+                ),
+                answer=["camry"],
+            ),
+        ),
+    ),
 )

@@ -96,4 +96,9 @@ CASES = (
             ),
         ),
     ),
+    Case(
+        "single",
+        "fresh",
+        (turn("what songs came out in 2021", call(_SONGS, year="2021"), answer=["low tide dub"]),),
+    ),
 )

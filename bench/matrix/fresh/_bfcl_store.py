@@ -95,4 +95,15 @@ CASES = (
             ),
         ),
     ),
+    Case(
+        "single",
+        "fresh",
+        (
+            turn(
+                "I'd like the details of product PX-1042, the yellow one in size L.",
+                call(_DETAILS, product_id="PX-1042"),
+                answer=["89"],
+            ),
+        ),
+    ),
 )

@@ -131,4 +131,22 @@ CASES = (
             ),
         ),
     ),
+    Case(
+        "single",
+        "fresh",
+        (
+            turn(
+                "Round trip SFO to JFK, out 2026-10-21 and back 2026-10-25, for 2 people?",
+                call(
+                    _ROUND,
+                    origin_airport="SFO",
+                    destination_airport="JFK",
+                    departure_date="2026-10-21",
+                    return_date="2026-10-25",
+                    number_of_tickets=2,
+                ),
+                answer=[("549", "1098")],
+            ),
+        ),
+    ),
 )
