@@ -125,8 +125,12 @@ def figures(results: Sequence[TurnResult]) -> str:
             of_kind = [r for r in part if r.kind == kind]
             if of_kind:
                 out.append(_line(f"kind {kind}", of_kind))
-        out.append(_line("chains", [r for r in part if r.kind == "chain"]))
-        out.append(_line("later conversation turns", [r for r in part if r.position > 0]))
+        for title, items in (
+            ("chains", [r for r in part if r.kind == "chain"]),
+            ("later conversation turns", [r for r in part if r.position > 0]),
+        ):
+            if items:
+                out.append(_line(title, items))
         for origin, title in (
             ("team", "tool sets written here"),
             ("elsewhere", "not written here"),

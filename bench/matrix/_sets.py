@@ -15,12 +15,13 @@ from bench.matrix._orders import ORDERS
 from bench.matrix._shop import SHOP
 from bench.matrix.elsewhere import ELSEWHERE
 from bench.matrix.fresh import FRESH
+from bench.matrix.languages import in_other_languages
 from bench.matrix.probe import PROBE
 
 __all__ = ["TEAM", "TOOL_SETS"]
 
 TEAM = tuple(
-    replace(t, cases=t.cases + PROBE[t.name] + FRESH[t.name])
+    replace(t, cases=t.cases + PROBE[t.name] + FRESH[t.name] + in_other_languages(t.cases))
     for t in (SHOP, CALENDAR, ORDERS, CLINIC)
 )
 """The four tool sets the team wrote (origin ``team``)."""
