@@ -37,6 +37,7 @@ _HOUSES_DATA: dict[str, tuple[tuple[str, float, bool, int], ...]] = {
     "seattle, wa": (("Pike View Flat", 4.8, True, 189), ("Fremont Cottage", 3.9, True, 112)),
     "london, uk": (("Camden Mews House", 4.5, False, 210), ("Kensington Studio", 4.2, True, 175)),
     "miami, fl": (("Coral Palms Villa", 4.7, True, 260), ("South Beach Room", 3.8, False, 90)),
+    "new york, ny": (("Hudson Walk-up", 4.4, True, 230),),
 }
 # city -> ((attraction, category, free entry, good for kids), ...)
 _ATTRACTIONS: dict[str, tuple[tuple[str, str, bool, bool], ...]] = {

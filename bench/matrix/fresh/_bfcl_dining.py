@@ -121,4 +121,26 @@ CASES = (
             ),
         ),
     ),
+    Case(
+        "chain",
+        "fresh",
+        (
+            turn(
+                "Book a table for 5 at 13:15 on 2026-06-27 at the Chinese place in Oakland, CA, "
+                "then pay the deposit by debit card.",
+                call(_FIND, category="Chinese", location="Oakland, CA"),
+                call(
+                    _RESERVE,
+                    restaurant_name="Golden Lotus",
+                    location="Oakland, CA",
+                    time="13:15",
+                    number_of_seats=5,
+                    date="2026-06-27",
+                ),
+                call(_PAY, payment_method="debit card", amount=75, receiver="Golden Lotus"),
+                answer=["75"],
+                ordered=True,
+            ),
+        ),
+    ),
 )

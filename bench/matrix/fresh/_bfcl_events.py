@@ -159,4 +159,32 @@ CASES = (
             ),
         ),
     ),
+    Case(
+        "chain",
+        "fresh",
+        (
+            turn(
+                "Take the one-stop bus from Denver, CO to Boulder, CO on 2026-10-30; just book "
+                "it for 2.",
+                call(
+                    _BUS,
+                    from_city="Denver, CO",
+                    to_city="Boulder, CO",
+                    departure_date="2026-10-30",
+                    num_passengers=2,
+                    category="one-stop",
+                ),
+                call(
+                    _TICKET,
+                    from_city="Denver, CO",
+                    to_city="Boulder, CO",
+                    departure_date="2026-10-30",
+                    departure_time="11:05",
+                    num_passengers=2,
+                ),
+                answer=["11:05"],
+                ordered=True,
+            ),
+        ),
+    ),
 )

@@ -148,4 +148,27 @@ CASES = (
             ),
         ),
     ),
+    Case(
+        "chain",
+        "fresh",
+        (
+            turn(
+                "Is there a 2-bed, 2-bath rental with a garage in Denver, CO? If so, arrange a "
+                "visit on 2026-08-29 for 4 people.",
+                call(
+                    _HOMES,
+                    area="Denver, CO",
+                    intent="rent",
+                    number_of_beds=2,
+                    number_of_baths=2,
+                    has_garage="True",
+                ),
+                call(
+                    _VISIT, property_name="Highland Flats", visit_date="2026-08-29", visitor_count=4
+                ),
+                answer=["highland"],
+                ordered=True,
+            ),
+        ),
+    ),
 )

@@ -95,4 +95,18 @@ CASES = (
             turn("Subtract 32 from that.", call("sub", a=77, b=32), answer=["45"]),
         ),
     ),
+    Case(
+        "chain",
+        "fresh",
+        (
+            turn(
+                "Add 250 and 175, subtract 80 from the total, then multiply by 3.",
+                call("add", a=250, b=175).commuting("a", "b"),
+                call("sub", a=425, b=80),
+                call("multiply", a=345, b=3).commuting("a", "b"),
+                answer=["1035"],
+                ordered=True,
+            ),
+        ),
+    ),
 )

@@ -101,4 +101,17 @@ CASES = (
         "fresh",
         (turn("what songs came out in 2021", call(_SONGS, year="2021"), answer=["low tide dub"]),),
     ),
+    Case(
+        "chain",
+        "fresh",
+        (
+            turn(
+                "Find a thriller with Mara Quinn and put it on with Spanish subtitles.",
+                call(_MOVIES, genre="Thriller", starring="Mara Quinn"),
+                call(_WATCH, title="Glass Harbor", subtitle_language="Spanish"),
+                answer=["glass harbor"],
+                ordered=True,
+            ),
+        ),
+    ),
 )

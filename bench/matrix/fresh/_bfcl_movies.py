@@ -127,4 +127,22 @@ CASES = (
             ),
         ),
     ),
+    Case(
+        "chain",
+        "fresh",
+        (
+            turn(
+                "Which family film is on in San Jose, CA, and when does it play on 2026-05-16?",
+                call(_FIND, location="San Jose, CA", genre="Family"),
+                call(
+                    _TIMES,
+                    movie_name="Little Harbor",
+                    location="San Jose, CA",
+                    show_date="2026-05-16",
+                ),
+                answer=["little harbor", "15:50"],
+                ordered=True,
+            ),
+        ),
+    ),
 )

@@ -106,4 +106,17 @@ CASES = (
             ),
         ),
     ),
+    Case(
+        "chain",
+        "fresh",
+        (
+            turn(
+                "Find green clothing and check its stock in size M.",
+                call(_SEARCH, category="clothing", color="green"),
+                call(_STOCK, product_id="PX-3307", sizes=one_of(["M"], ["medium"])),
+                answer=["9"],
+                ordered=True,
+            ),
+        ),
+    ),
 )

@@ -149,4 +149,23 @@ CASES = (
             ),
         ),
     ),
+    Case(
+        "chain",
+        "fresh",
+        (
+            turn(
+                "I'm flying SFO to JFK on 2026-11-14. Find a house to stay in where I land, for "
+                "2 adults.",
+                call(
+                    _ONEWAY,
+                    origin_airport="SFO",
+                    destination_airport="JFK",
+                    departure_date="2026-11-14",
+                ),
+                call(_HOUSES, where_to="New York, NY", number_of_adults=2),
+                answer=["hudson"],
+                ordered=True,
+            ),
+        ),
+    ),
 )
