@@ -59,7 +59,7 @@ def test_each_half_gives_every_kind_and_the_issue_s_lines_with_intervals() -> No
     assert "kind refer                   2/2 = 100% [34–100%]" in held
     assert "later conversation turns     1/1" in held
     fresh = text.split("fresh:")[1]
-    assert "not written here             1/1" in fresh
+    assert "tool sets not written here   1/1" in fresh
     assert "language" not in fresh
     # The table ends with the figures.
     assert table(results).endswith(text)

@@ -133,7 +133,7 @@ def figures(results: Sequence[TurnResult]) -> str:
                 out.append(_line(title, items))
         for origin, title in (
             ("team", "tool sets written here"),
-            ("elsewhere", "not written here"),
+            ("elsewhere", "tool sets not written here"),
         ):
             of_origin = [r for r in part if r.origin == origin]
             if of_origin:
