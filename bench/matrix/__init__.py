@@ -9,7 +9,13 @@ which rules are chosen (in the tool set modules), and a held-out half, which
 is only reported (in ``heldout/``, never read while tuning; its turns are
 printed without their texts unless ``--show-held-out``).
 
+The fresh half (``fresh/``, issue 54) covers every tool set, including eight from
+BFCL's live function documents (``elsewhere/``); it is never printed, only counted.
+The team tool sets' development and held-out requests also come in German and Spanish
+(``languages/``, ``--language``).
+
     python -m bench.matrix                       # both halves, every cell
+    python -m bench.matrix --half all --language all   # dev, held-out, fresh; en, de, es
     python -m bench.matrix --half dev            # the development half only
     python -m bench.matrix --tool-set calendar --prompt none --kind twice
 """

@@ -10,9 +10,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.matrix._cases import KINDS
+from bench.matrix._cases import KINDS, LANGUAGES
 from bench.matrix._prompts import PROMPTS
-from bench.matrix._report import table
+from bench.matrix._report import HALVES, table
 from bench.matrix._run import Runner, Selection, TurnResult
 from bench.matrix._sets import TOOL_SETS
 
@@ -21,10 +21,24 @@ def _set(values: list[str] | None) -> frozenset[Any] | None:
     return frozenset(values) if values else None
 
 
-def main(argv: list[str] | None = None) -> int:
+def parser() -> argparse.ArgumentParser:
+    """The command's options."""
     parser = argparse.ArgumentParser(prog="python -m bench.matrix", description=__doc__)
     parser.add_argument("--model", default="embedded", help="embedded, embedded-small or a GGUF")
-    parser.add_argument("--half", choices=("dev", "held-out", "probe", "both"), default="both")
+    parser.add_argument(
+        "--half",
+        choices=("dev", "held-out", "fresh", "probe", "both", "all"),
+        default="both",
+        help="both: dev and held-out; all: dev, held-out and fresh (the fresh half's texts are "
+        "never printed)",
+    )
+    parser.add_argument(
+        "--language",
+        choices=(*LANGUAGES, "all"),
+        default="en",
+        help="the requests' language: en, de or es (the team tool sets' dev and held-out "
+        "requests, translated), or all three",
+    )
     parser.add_argument("--tool-set", action="append", choices=[t.name for t in TOOL_SETS])
     parser.add_argument("--prompt", action="append", choices=list(PROMPTS))
     parser.add_argument("--kind", action="append", choices=list(KINDS))
@@ -58,15 +72,28 @@ def main(argv: list[str] | None = None) -> int:
         "--show-held-out",
         action="store_true",
         help="print the held-out turns' requests, calls and answers (hidden by default: "
-        "whoever tunes the rules must not read them)",
+        "whoever tunes the rules must not read them); the fresh half stays hidden",
     )
-    args = parser.parse_args(argv)
+    return parser
+
+
+def selection(args: argparse.Namespace) -> Selection:
+    """The part of the matrix the options ask for."""
+    wide = {"both": ("dev", "held-out"), "all": ("dev", "held-out", "fresh")}
+    halves = frozenset(wide.get(args.half, (args.half,)))
+    languages = frozenset(LANGUAGES if args.language == "all" else (args.language,))
+    cases = frozenset(json.loads(args.cases.read_text())) if args.cases else None
+    return Selection(
+        halves, _set(args.tool_set), _set(args.prompt), _set(args.kind), cases, languages
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
 
     from springtail.models import LlamaCppChatModel
 
-    halves = frozenset(("dev", "held-out") if args.half == "both" else (args.half,))
-    cases = frozenset(json.loads(args.cases.read_text())) if args.cases else None
-    selection = Selection(halves, _set(args.tool_set), _set(args.prompt), _set(args.kind), cases)
+    chosen = selection(args)
     kwargs: dict[str, Any] = {}
     if args.policy != "default" or args.profile:
         # Only then: the default path also runs an earlier release's library (a baseline).
@@ -77,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     if fresh is not None:
         kwargs["prompt_cache"] = Path(fresh.name)
     model = LlamaCppChatModel(args.model, n_threads=args.threads, **kwargs)
-    runner = Runner(model, TOOL_SETS, PROMPTS, selection)
+    runner = Runner(model, TOOL_SETS, PROMPTS, chosen)
     started = time.perf_counter()
     results: list[TurnResult] = []
     try:
@@ -91,9 +118,9 @@ def main(argv: list[str] | None = None) -> int:
         "min\n"
     )
     print(table(results))
-    for half in ("dev", "held-out", "probe"):
+    for half in HALVES:
         part = [r for r in results if r.half == half]
-        if part and len(halves) > 1:
+        if part and len(chosen.halves) > 1:
             print(f"\n== {half}\n{table(part)}")
     if args.output:
         rows = [r.as_json(reveal=args.show_held_out) for r in results]

@@ -7,8 +7,18 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 Kind = Literal["single", "twice", "chain", "multi", "none", "follow-up", "refer"]
-Half = Literal["dev", "held-out", "probe"]
-"""``probe``: chained requests written after the fourth pass, to read (``bench.matrix.probe``)."""
+Half = Literal["dev", "held-out", "fresh", "probe"]
+"""``probe``: chained requests written after the fourth pass, to read (``bench.matrix.probe``).
+``fresh``: a second held-out half written for issue 54 before its design changes, over every
+tool set (``bench.matrix.fresh``); hidden like ``held-out``, and never revealed."""
+HIDDEN: frozenset[Half] = frozenset({"held-out", "fresh"})
+"""The halves whose requests, calls and answers the runner does not print."""
+Language = Literal["en", "de", "es"]
+LANGUAGES: tuple[Language, ...] = ("en", "de", "es")
+"""The languages a request is written in: English, and German and Spanish translations of
+the team tool sets' development and held-out requests (``bench.matrix.languages``)."""
+Origin = Literal["team", "elsewhere"]
+"""Who wrote a tool set's tools: the team, or someone else (``bench.matrix.elsewhere``)."""
 KINDS: tuple[Kind, ...] = ("single", "twice", "chain", "multi", "none", "follow-up", "refer")
 """``single``: one call. ``twice``: the same tool two or three times, no call needing another's
 result. ``chain``: a call that needs an earlier call's result (two or three steps). ``multi``:
@@ -107,6 +117,7 @@ class Case:
     kind: Kind
     half: Half
     turns: tuple[Turn, ...]
+    language: Language = "en"
 
     @property
     def label(self) -> str:
@@ -126,3 +137,4 @@ class ToolSet:
     name: str
     build: Callable[[], list[Any]]
     cases: tuple[Case, ...]
+    origin: Origin = "team"

@@ -5,8 +5,14 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 
-from bench.matrix._cases import KINDS
+from bench.matrix._cases import KINDS, LANGUAGES
+from bench.matrix._interval import rate
 from bench.matrix._run import TurnResult
+
+__all__ = ["HALVES", "figures", "table"]
+
+HALVES = ("dev", "held-out", "fresh", "probe")
+"""The halves in the order the report gives them."""
 
 TARGET = 0.85
 """Issue 21's target for each half, end to end."""
@@ -75,7 +81,7 @@ def table(results: Sequence[TurnResult]) -> str:
     if follow:
         out += _margin("memory", follow, lambda r: r.layout, MARGIN_FLOOR)
     out.append("")
-    for half in ("dev", "held-out", "probe"):
+    for half in HALVES:
         part = [r for r in results if r.half == half]
         if part:
             out.append(f"{half:9} {_verdict(*_score(part), TARGET)}")
@@ -95,4 +101,49 @@ def table(results: Sequence[TurnResult]) -> str:
             f"turn time: median {seconds[len(seconds) // 2]:.1f} s, "
             f"total {sum(seconds) / 60:.1f} min"
         )
+    out.append("")
+    out.append(figures(results))
+    return "\n".join(out)
+
+
+def _line(title: str, items: Sequence[TurnResult]) -> str:
+    return f"  {title:28} {rate(*_score(items))}"
+
+
+def figures(results: Sequence[TurnResult]) -> str:
+    """Each half's figures with their Wilson 95 % intervals: every kind, then the lines issue
+    54 targets (chains, later conversation turns, the tool sets not written here, each
+    language next to English). Counts only: no request is named."""
+    out = ["figures (k/n = rate [Wilson 95% interval]), per turn:"]
+    for half in HALVES:
+        part = [r for r in results if r.half == half]
+        if not part:
+            continue
+        out.append(f"{half}:")
+        out.append(_line("all", part))
+        for kind in KINDS:
+            of_kind = [r for r in part if r.kind == kind]
+            if of_kind:
+                out.append(_line(f"kind {kind}", of_kind))
+        for title, items in (
+            ("chains", [r for r in part if r.kind == "chain"]),
+            ("later conversation turns", [r for r in part if r.position > 0]),
+        ):
+            if items:
+                out.append(_line(title, items))
+        for origin, title in (
+            ("team", "tool sets written here"),
+            ("elsewhere", "tool sets not written here"),
+        ):
+            of_origin = [r for r in part if r.origin == origin]
+            if of_origin:
+                out.append(_line(title, of_origin))
+        languages = [lang for lang in LANGUAGES if any(r.language == lang for r in part)]
+        if len(languages) > 1 or languages != ["en"]:
+            # Next to English on the same cases: the team sets, whose requests are translated.
+            team = [r for r in part if r.origin == "team"]
+            for lang in languages:
+                out.append(
+                    _line(f"language {lang} (team sets)", [r for r in team if r.language == lang])
+                )
     return "\n".join(out)

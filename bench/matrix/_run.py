@@ -13,12 +13,15 @@ from typing import Any, Literal
 from bench.matrix._cases import (
     ANY,
     CONVERSATIONS,
+    HIDDEN,
     Call,
     Case,
     Contains,
     Half,
     Kind,
+    Language,
     OneOf,
+    Origin,
     ToolSet,
     Turn,
 )
@@ -95,6 +98,16 @@ class TurnResult:
     """Which case and prompt this is (``tool set:half:index:prompt``), for ``--cases``."""
     rules: list[str] = field(default_factory=list)
     """The small-model rules that decided something in this turn, by class name."""
+    language: Language = "en"
+    origin: Origin = "team"
+    """Who wrote the tool set's tools."""
+    position: int = 0
+    """Which turn of its case this is (0: the first; a later turn of a conversation if more)."""
+
+    def hidden(self, *, reveal: bool) -> bool:
+        """Whether this turn's texts stay unprinted: a held-out turn unless ``reveal``, and a
+        fresh turn always (nobody reads the fresh half, not even to debug a miss)."""
+        return self.half == "fresh" or (self.half in HIDDEN and not reveal)
 
     @property
     def passed(self) -> bool:
@@ -109,7 +122,7 @@ class TurnResult:
         calls = ", ".join(f"{n}({json.dumps(a, ensure_ascii=False)})" for n, a in self.calls)
         answer = (self.error or self.answer).replace("\n", " ")
         request = self.turn.request
-        if self.half == "held-out" and not reveal:
+        if self.hidden(reveal=reveal):
             request, calls, answer = _HIDDEN, f"{len(self.calls)} call(s)", _HIDDEN
         return (
             f"{mark} {self.seconds:5.1f}s {self.tool_set:11} {self.prompt:11} {self.kind:9} "
@@ -117,8 +130,27 @@ class TurnResult:
         )
 
     def as_json(self, *, reveal: bool = True) -> dict[str, Any]:
-        """For ``--output``; a held-out turn's texts only if ``reveal``."""
-        hide = self.half == "held-out" and not reveal
+        """For ``--output``; a held-out turn's texts only if ``reveal``, a fresh turn's never.
+
+        A fresh turn keeps its ids, kind and pass or fail only: no text, no calls, no
+        error, no rule that fired (which rule fires on a miss is a hint to tune on).
+        """
+        if self.half == "fresh":
+            return {
+                "case": self.case,
+                "turn": self.position,
+                "tool_set": self.tool_set,
+                "origin": self.origin,
+                "prompt": self.prompt,
+                "language": self.language,
+                "kind": self.kind,
+                "half": self.half,
+                "layout": self.layout,
+                "calls_ok": self.calls_ok,
+                "answer_ok": self.answer_ok,
+                "passed": self.passed,
+            }
+        hide = self.hidden(reveal=reveal)
         return {
             "tool_set": self.tool_set,
             "prompt": self.prompt,
@@ -134,6 +166,9 @@ class TurnResult:
             "answer_ok": self.answer_ok,
             "passed": self.passed,
             "case": self.case,
+            "turn": self.position,
+            "origin": self.origin,
+            "language": self.language,
             "rules": self.rules,
         }
 
@@ -148,11 +183,13 @@ class Selection:
     kinds: frozenset[Kind] | None = None
     cases: frozenset[str] | None = None
     """Only these case ids (``TurnResult.case``), when set."""
+    languages: frozenset[Language] = frozenset({"en"})
 
     def wants(self, tool_set: str, prompt: str, case: Case, case_id: str = "") -> bool:
         """Whether this case runs."""
         return (
             case.half in self.halves
+            and case.language in self.languages
             and (self.tool_sets is None or tool_set in self.tool_sets)
             and (self.prompts is None or prompt in self.prompts)
             and (self.kinds is None or case.kind in self.kinds)
@@ -210,7 +247,7 @@ class Runner:
         log: list[tuple[str, dict[str, Any]]] = []
         tools = [_Recording(t, log) for t in tool_set.build()]
         client = self._client(tools, system, layout)
-        for turn in case.turns:
+        for position, turn in enumerate(case.turns):
             log.clear()
             started = time.perf_counter()
             answer, error = "", ""
@@ -233,6 +270,9 @@ class Runner:
                 answer,
                 time.perf_counter() - started,
                 error,
+                language=case.language,
+                origin=tool_set.origin,
+                position=position,
             )
             result.rules = sorted(set(fired.rules))
             result.calls_ok = calls_match(result.calls, turn.calls, ordered=turn.ordered)
