@@ -488,20 +488,6 @@ def test_a_missing_extra_is_one_sentence_with_its_install_command(
     assert result.stdout == ""
 
 
-def test_a_missing_extra_found_deep_in_a_command_is_named_too(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    from support_bot._extras import MissingExtraError, extra_for, require_extra
-
-    wrapped = ImportError("A PostgreSQL --database needs psycopg 3")
-    wrapped.__cause__ = ImportError("No module named 'psycopg_pool'", name="psycopg_pool")
-    assert extra_for(wrapped) == "postgres"
-    assert extra_for(ImportError("no module", name="numpy")) is None
-    monkeypatch.setitem(sys.modules, "bm25s", None)
-    with pytest.raises(MissingExtraError, match=r"pip install 'springtail\[search\]'"):
-        require_extra("search", "Tool search")
-
-
 def test_the_demo_model_answers_ask_without_any_model(data_dir: Path) -> None:
     result = run_bot(["--model", "scripted:demo", "ask", "What is 128 times 32?"], data_dir)
     assert result.returncode == 0, result.stderr
