@@ -27,7 +27,7 @@ from unittest import SkipTest
 
 import pytest
 
-sybil = pytest.importorskip("sybil", reason="needs the test extra (sybil)")
+sybil = pytest.importorskip("sybil", reason="needs the test group (sybil)")
 
 from sybil.parsers.markdown import PythonCodeBlockParser, SkipParser  # noqa: E402
 

@@ -22,7 +22,7 @@ def test_a_missing_extra_found_deep_in_a_command_is_named_too(
 
 
 def test_an_installed_extra_passes() -> None:
-    require_extra("mcp", "The MCP tool server")  # the test extra installs every extra
+    require_extra("mcp", "The MCP tool server")  # the test command installs every extra
 
 
 def test_the_sentence_names_the_extra_and_its_command() -> None:
