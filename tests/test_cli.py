@@ -164,3 +164,39 @@ def test_models_names_missing_embedded_parts(
     line = _models_line("llamacpp", capsys)
     assert "ready" not in line
     assert "model parts missing" in line
+
+
+def test_version_is_the_installed_distributions(capsys: pytest.CaptureFixture[str]) -> None:
+    from importlib.metadata import version
+
+    import springtail
+
+    with pytest.raises(SystemExit) as exited:
+        main(["--version"])
+    assert exited.value.code == 0
+    assert capsys.readouterr().out == f"springtail {version('springtail')}\n"
+    assert springtail.__version__ == version("springtail")
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["mcp", "serve", "--help"], ["tools", "--help"]])
+def test_help_is_plain_text(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(argv)
+    shown = capsys.readouterr().out
+    assert shown.startswith("usage: springtail")
+    assert "``" not in shown
+    assert ":class:" not in shown
+
+
+def test_mcp_serve_without_the_sdk_is_one_sentence(tmp_path: Path) -> None:
+    code = (
+        "import sys; sys.modules['mcp'] = None; "
+        "from springtail.cli import main; sys.exit(main(['mcp', 'serve', 'os:getcwd']))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert result.stderr.count("\n") == 1
+    assert "pip install 'springtail[mcp]'" in result.stderr

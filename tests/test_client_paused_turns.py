@@ -525,7 +525,7 @@ def test_a_paused_turn_survives_every_window_size_whole(
 
 def test_a_turn_narrowed_by_tool_search_pauses_and_resumes(tmp_path: Path) -> None:
     pytest.importorskip(
-        "bm25s", reason="tool search needs the search extra: pip install -e '.[test]'"
+        "bm25s", reason="tool search needs the search extra: pip install 'springtail[search]'"
     )
     from springtail import ToolSearch
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("bm25s", reason="tool search needs the search extra: pip install -e '.[test]'")
+pytest.importorskip("bm25s", reason="needs the search extra: pip install 'springtail[search]'")
 
 from springtail import Bm25ToolIndex, ToolDefinition, ToolIndex, ToolSearchHit
 from springtail.client import estimated_tool_tokens

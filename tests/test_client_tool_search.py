@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("bm25s", reason="tool search needs the search extra: pip install -e '.[test]'")
+pytest.importorskip("bm25s", reason="needs the search extra: pip install 'springtail[search]'")
 
 from mcp_helpers import raw_sdk_server
 from springtail import (

@@ -55,7 +55,7 @@ def test_the_reference_pages_are_in_the_site_navigation() -> None:
 
 
 def test_the_built_site_renders_every_entry(tmp_path: Path) -> None:
-    pytest.importorskip("mkdocstrings", reason="needs the docs extra (part of test)")
+    pytest.importorskip("mkdocstrings", reason="needs the docs group (part of test)")
     site = tmp_path / "site"
     built = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],

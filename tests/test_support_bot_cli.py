@@ -411,3 +411,92 @@ def test_a_resumed_conversation_asks_again_for_its_pending_reservation(data_dir:
     assert "Reserved 2 units of SKU-100 and added the to-do." in result.stdout
     assert stock(data_dir, "SKU-100") == 10
     assert todos(data_dir) == ["Ship 2 x SKU-100"]  # the to-do was added once
+
+
+def test_version_is_the_installed_distributions(capsys: pytest.CaptureFixture[str]) -> None:
+    from importlib.metadata import version
+
+    with pytest.raises(SystemExit) as exited:
+        main(["--version"])
+    assert exited.value.code == 0
+    assert capsys.readouterr().out == f"support-bot {version('springtail')}\n"
+
+
+def test_each_help_lists_only_the_options_its_command_accepts(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from support_bot.cli import _subcommands
+
+    for command in _subcommands():
+        with pytest.raises(SystemExit):
+            main([command.name, "--help"])
+        shown = capsys.readouterr().out
+        assert "``" not in shown
+        assert "--data-dir" in shown
+        for dest in command.refuses:
+            option = "--show-tools" if dest == "show_tools" else f"--{dest}"
+            assert option not in shown, (command.name, option)
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert "--hide-tools" in capsys.readouterr().out  # the chat takes them all
+
+
+def run_without(
+    modules: Sequence[str], args: Sequence[str], data_dir: Path
+) -> subprocess.CompletedProcess[str]:
+    """``support-bot ARGS`` in a process where ``modules`` cannot be imported: an extra left out."""
+    code = (
+        "import sys\n"
+        f"for name in {list(modules)!r}:\n"
+        "    sys.modules[name] = None\n"
+        "from support_bot.cli import main\n"
+        f"sys.exit(main({list(args)!r}))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SUPPORT_BOT_")}
+    env["SUPPORT_BOT_DATA_DIR"] = str(data_dir)
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize(
+    ("modules", "args", "extra"),
+    [
+        (["starlette", "sse_starlette", "uvicorn"], ["serve", "--model", "scripted:demo"], "serve"),
+        (["mcp"], ["mcp"], "mcp"),
+        (
+            ["psycopg", "psycopg_pool"],
+            ["serve", "--model", "scripted:demo", "--database", "postgresql://u@127.0.0.1:1/db"],
+            "postgres",
+        ),
+    ],
+)
+def test_a_missing_extra_is_one_sentence_with_its_install_command(
+    data_dir: Path, modules: list[str], args: list[str], extra: str
+) -> None:
+    result = run_without(modules, args, data_dir)
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr
+    assert result.stderr.count("\n") == 1
+    assert result.stderr.startswith("support-bot: ")
+    assert f"pip install 'springtail[{extra}]'" in result.stderr
+    assert result.stdout == ""
+
+
+def test_the_demo_model_answers_ask_without_any_model(data_dir: Path) -> None:
+    result = run_bot(["--model", "scripted:demo", "ask", "What is 128 times 32?"], data_dir)
+    assert result.returncode == 0, result.stderr
+    assert "4096" in result.stdout
+    after = run_bot(["ask", "--model", "scripted:demo", "hello"], data_dir)
+    assert (after.returncode, after.stdout) == (0, "You said: hello\n")
+
+
+def test_the_demo_model_runs_the_chat(data_dir: Path) -> None:
+    result = run_bot(["--model", "scripted:demo"], data_dir, stdin="reserve 1 of SKU-100\ny\n")
+    assert result.returncode == 0, result.stderr
+    assert "Done: Reserved 1 unit(s) of SKU-100" in result.stdout

@@ -26,9 +26,9 @@ from springtail import (
     SqliteChatMemoryRepository,
     UserMessage,
 )
+from support_bot._demo_model import reply_for
 from support_bot._store import Store
 from support_bot.serve import DemoChatModel
-from support_bot.serve._demo_model import reply_for
 
 
 class SlowModel(ChatModel):

@@ -23,7 +23,7 @@ from support_bot.serve import DemoChatModel
 if TYPE_CHECKING:
     from playwright.sync_api import Page
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="needs playwright (the test extra)")
+sync_api = pytest.importorskip("playwright.sync_api", reason="needs playwright (the test group)")
 
 CHROMIUM = os.environ.get("SUPPORT_BOT_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 

@@ -139,3 +139,51 @@ def test_the_session_key_is_shared_and_kept(tmp_path: Path) -> None:
     assert session_key(token, tmp_path / "elsewhere") == session_key(token, tmp_path)
     assert session_key(token, tmp_path) != session_key(None, tmp_path)
     assert not (tmp_path / "elsewhere").exists()  # a token needs no file
+
+
+@pytest.mark.parametrize(
+    "url", ["mysql://u:pw@h/db", "sqlite://relative.db", "mongodb+srv://h/db", "redis://h"]
+)
+def test_an_unknown_database_scheme_is_refused_and_creates_nothing(
+    tmp_path: Path, url: str
+) -> None:
+    data = tmp_path / "data"
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "support_bot",
+            "serve",
+            "--model",
+            "scripted:demo",
+            "--database",
+            url,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+        env={**os.environ, "SUPPORT_BOT_DATA_DIR": str(data), "SUPPORT_BOT_TOKEN": ""},
+    )
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1
+    assert "postgresql://" in result.stderr
+    assert "sqlite:///" in result.stderr
+    assert "pw" not in result.stderr
+    assert list(tmp_path.iterdir()) == []  # no data folder, no key, no SQLite file
+
+
+def test_the_schemes_that_work_are_not_refused() -> None:
+    from support_bot.serve._command import database_problem
+
+    for url in [
+        None,
+        "",
+        "shop.db",
+        "/var/lib/shop.db",
+        "sqlite:///shop.db",
+        "postgresql://u@h/db",
+        "POSTGRES://u@h/db",
+        "C:\\data\\shop.db",
+    ]:
+        assert database_problem(url) is None, url

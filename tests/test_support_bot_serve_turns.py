@@ -13,10 +13,10 @@ import pytest
 
 from serve_helpers import Served, post_turn, serve_in_thread
 from springtail import ChatModel, ChatOptions, ChatResponse, Prompt, ScriptedChatModel
+from support_bot._demo_model import reply_for
 from support_bot._store import Store
 from support_bot._store_base import StoreError
 from support_bot.serve import DemoChatModel
-from support_bot.serve._demo_model import reply_for
 
 
 class HeldModel(ChatModel):

@@ -141,3 +141,97 @@ def test_a_malformed_url_is_one_sentence_without_the_password(dsn: str) -> None:
     assert "s3cret" not in message
     assert message.startswith("The PostgreSQL database (unparsable connection string)")
     assert "\n" not in message
+
+
+# The tables as support-bot 0.1.0 created them, written out by hand: that
+# release recorded no schema version.
+RELEASE_0_1_0_TABLES = (
+    """CREATE TABLE products (
+        sku TEXT PRIMARY KEY, name TEXT NOT NULL, stock INTEGER NOT NULL CHECK (stock >= 0))""",
+    """CREATE TABLE reservations (
+        id BIGSERIAL PRIMARY KEY, sku TEXT NOT NULL REFERENCES products (sku),
+        quantity INTEGER NOT NULL CHECK (quantity > 0),
+        created_at TIMESTAMPTZ NOT NULL DEFAULT now())""",
+    """CREATE TABLE todos (
+        id BIGSERIAL PRIMARY KEY, title TEXT NOT NULL, done BOOLEAN NOT NULL DEFAULT FALSE,
+        created_at TIMESTAMPTZ NOT NULL DEFAULT now())""",
+    """CREATE TABLE customers (
+        id TEXT PRIMARY KEY, name TEXT NOT NULL, company TEXT NOT NULL, email TEXT NOT NULL,
+        phone TEXT NOT NULL)""",
+    """CREATE TABLE served_conversations (
+        id TEXT PRIMARY KEY, owner TEXT NOT NULL, title TEXT NOT NULL DEFAULT '',
+        turns INTEGER NOT NULL DEFAULT 0, created_at TEXT NOT NULL, seq BIGSERIAL)""",
+    "CREATE INDEX served_conversations_owner ON served_conversations (owner)",
+)
+
+
+def test_a_database_of_the_previous_release_is_migrated_in_place(postgres_database: str) -> None:
+    from support_bot._store_postgres import SCHEMA_VERSION
+
+    with psycopg.connect(postgres_database) as conn:
+        for statement in RELEASE_0_1_0_TABLES:
+            conn.execute(statement)
+        conn.execute("INSERT INTO products VALUES ('SKU-100', 'Kept workbook', 3)")
+        conn.execute("INSERT INTO reservations (sku, quantity) VALUES ('SKU-100', 1)")
+        conn.execute("INSERT INTO todos (title) VALUES ('written by 0.1.0')")
+    store = PostgresStore(postgres_database)
+    try:
+        assert store.product("SKU-100").stock == 3  # the data stays; nothing is re-seeded over it
+        assert store.product("SKU-100").name == "Kept workbook"
+        assert store.reservations() == [(1, "SKU-100", 1)]
+        assert [t.title for t in store.todos()] == ["written by 0.1.0"]
+        assert store.reserve("SKU-100", 2).stock_left == 1
+    finally:
+        store.close()
+    with psycopg.connect(postgres_database) as conn:
+        versions = conn.execute("SELECT version FROM support_bot_schema").fetchall()
+    assert versions == [(SCHEMA_VERSION,)]
+    PostgresStore(postgres_database).close()  # opening again migrates nothing
+    with psycopg.connect(postgres_database) as conn:
+        assert conn.execute("SELECT count(*) FROM support_bot_schema").fetchone() == (1,)
+
+
+def test_a_new_database_records_the_current_version(store: PostgresStore) -> None:
+    from support_bot._store_postgres import SCHEMA_VERSION
+
+    with psycopg.connect(store.location) as conn:
+        row = conn.execute("SELECT max(version) FROM support_bot_schema").fetchone()
+    assert row == (SCHEMA_VERSION,)
+
+
+def test_a_database_of_a_newer_release_is_refused_untouched(postgres_database: str) -> None:
+    from support_bot._store_postgres import SCHEMA_VERSION
+
+    PostgresStore(postgres_database).close()
+    with psycopg.connect(postgres_database) as conn:
+        conn.execute("INSERT INTO support_bot_schema (version) VALUES (%s)", (SCHEMA_VERSION + 1,))
+    with pytest.raises(StoreError, match="written by a newer support-bot"):
+        PostgresStore(postgres_database)
+
+
+def test_sessions_share_the_pools_connections(postgres_database: str) -> None:
+    store = PostgresStore(postgres_database, pool_size=2)
+    try:
+        errors: list[BaseException] = []
+
+        def reserve() -> None:
+            try:
+                store.reserve("SKU-100", 1)
+            except BaseException as exc:  # pragma: no cover - reported below
+                errors.append(exc)
+
+        threads = [threading.Thread(target=reserve) for _ in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert errors == []
+        assert len(store.reservations()) == 6
+        with psycopg.connect(postgres_database) as conn:
+            opened = conn.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+            ).fetchone()
+        assert opened is not None
+        assert opened[0] <= 3  # the pool's two, and this one
+    finally:
+        store.close()

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("bm25s", reason="tool search needs the search extra: pip install -e '.[test]'")
+pytest.importorskip("bm25s", reason="needs the search extra: pip install 'springtail[search]'")
 from bench.distractors import distractor_tools
 
 from mcp_helpers import REPO

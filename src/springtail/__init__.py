@@ -11,6 +11,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    __version__: str
+
     from springtail.client import (
         HIGHEST_PRECEDENCE as HIGHEST_PRECEDENCE,
         LOWEST_PRECEDENCE as LOWEST_PRECEDENCE,
@@ -128,8 +130,6 @@ if TYPE_CHECKING:
         tool as tool,
         tool_callbacks as tool_callbacks,
     )
-
-__version__ = "0.1.0"
 
 _EXPORTS: dict[str, str] = {
     "HttpServer": "springtail.mcp",
@@ -348,6 +348,16 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        # One version, pyproject.toml's, read from the installed distribution's metadata.
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            value = version("springtail")
+        except PackageNotFoundError:  # a source tree that was never installed
+            value = "0+unknown"
+        globals()[name] = value
+        return value
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'springtail' has no attribute {name!r}")

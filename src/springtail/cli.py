@@ -19,7 +19,9 @@ import urllib.parse
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["main"]
+import springtail
+
+__all__ = ["DESCRIPTION", "main"]
 
 _PROVIDERS: tuple[tuple[str, str, str, str], ...] = (
     ("llamacpp", "llama_cpp", "embedded", "llamacpp:embedded"),
@@ -176,8 +178,13 @@ def _add_mcp_command(commands: Any) -> None:
     serve.set_defaults(handler=_cmd_mcp_serve)
 
 
+DESCRIPTION = "Look at tools and models from the shell: what a model sees, which providers work."
+"""``--help``'s first line, in plain text (the module docstring is reStructuredText)."""
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="springtail", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="springtail", description=DESCRIPTION)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {springtail.__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
 
     tools = commands.add_parser(

@@ -52,6 +52,7 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from springtail.mcp import serve_command
+    from support_bot._extras import require_extra
     from support_bot._options import given_options
     from support_bot._store import Store
     from support_bot.tools import all_tools
@@ -64,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    require_extra("mcp", "The MCP tool server (support-bot mcp)")
 
     store = Store.in_data_dir(args.data_dir)
     return serve_command(

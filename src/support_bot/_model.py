@@ -1,5 +1,9 @@
 """Which chat model the bot talks to: ``--model URI``, or a script for tests.
 
+``--model`` takes springtail's model URIs (``from_uri``) and one of the
+bot's own: ``scripted:demo``, the rule-based demo model that answers at once
+without loading anything, for the chat, ``ask`` and ``serve`` alike.
+
 ``SUPPORT_BOT_SCRIPT=<file.json>`` is a testing aid: it replaces the model
 with springtail's ``ScriptedChatModel`` reading its replies from the file, so
 the whole CLI (terminal, approvals, slash commands) can be driven end to end
@@ -30,6 +34,7 @@ from springtail import (
     from_uri,
 )
 from springtail.models import mask_url
+from support_bot._demo_model import DEMO_MODEL_URI, DemoChatModel
 
 __all__ = ["DEFAULT_MODEL_URI", "SCRIPT_ENV", "build_model", "scripted_model_from_file"]
 
@@ -49,6 +54,8 @@ def build_model(uri: str, *, threads: int | None = None) -> tuple[ChatModel, str
     script = os.environ.get(SCRIPT_ENV, "").strip()
     if script:
         return scripted_model_from_file(Path(script)), f"scripted ({script})"
+    if uri.strip() == DEMO_MODEL_URI:
+        return DemoChatModel(), DEMO_MODEL_URI
     kwargs: dict[str, Any] = {}
     if threads is not None and uri.strip().lower().startswith("llamacpp:"):
         kwargs["n_threads"] = threads

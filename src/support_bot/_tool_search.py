@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from springtail import ChatModel, ToolCallback, ToolSearch, estimated_tool_tokens
+from support_bot._extras import require_extra
 
 __all__ = ["HISTORY_RESERVE_TOKENS", "TOOL_BUDGET_TOKENS", "ToolSearchPlan", "plan_tool_search"]
 
@@ -68,6 +69,7 @@ def plan_tool_search(
     system_tokens = math.ceil(len(system_prompt) / 3.5)
     if system_tokens + tool_tokens + HISTORY_RESERVE_TOKENS <= context:
         return None
+    require_extra("search", "Tool search over the --mcp tools")
     budget = min(TOOL_BUDGET_TOKENS, max(context - system_tokens - HISTORY_RESERVE_TOKENS, 1))
     search = ToolSearch(
         mode="retrieve",

@@ -12,14 +12,16 @@ import argparse
 import getpass
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from rich.console import Console
 from rich.text import Text
 
+import springtail
 from springtail import ChatMemoryError, ModelError, ModelUnavailableError, ToolCallback
+from support_bot._extras import MissingExtraError, extra_for
 from support_bot._files import private_file
 from support_bot._mcp_tools import McpSetupError, mcp_tools
 from support_bot._model import DEFAULT_MODEL_URI, build_model
@@ -45,7 +47,9 @@ EXIT_USAGE = 2  # argparse's code for a bad command line
 EXIT_INTERRUPTED = 130
 
 
-def _add_options(parser: argparse.ArgumentParser, *, defaults: bool) -> None:
+def _add_options(
+    parser: argparse.ArgumentParser, *, defaults: bool, hidden: Collection[str] = ()
+) -> None:
     """The options every command takes, before or after its subcommand.
 
     They are added twice: to the top parser with their defaults, and to each
@@ -53,36 +57,46 @@ def _add_options(parser: argparse.ArgumentParser, *, defaults: bool) -> None:
     every value a subparser holds over the top parser's namespace, so a real
     default there would undo ``support-bot --yes ask ...``; a suppressed one
     is simply absent unless the option is given after the subcommand.
+
+    ``hidden`` names (by ``dest``) the common options a subcommand refuses:
+    its ``--help`` leaves them out, yet they are still parsed, so that the
+    subcommand can refuse them in one sentence that says why.
     """
 
     def default(value: object) -> object:
         return value if defaults else argparse.SUPPRESS
 
+    def shown(dest: str, text: str) -> str:
+        return argparse.SUPPRESS if dest in hidden else text
+
     parser.add_argument(
         "--model",
         default=default(DEFAULT_MODEL_URI),
         metavar="URI",
-        help="chat model: llamacpp:embedded (default), llamacpp:embedded-small, "
-        "ollama:qwen3.5:4b, openai:gpt-4o-mini, openai-compatible:http://127.0.0.1:8080/v1, "
-        "anthropic:MODEL",
+        help=shown(
+            "model",
+            "chat model: llamacpp:embedded (default), llamacpp:embedded-small, "
+            "scripted:demo (rule-based, no model to load), ollama:qwen3.5:4b, "
+            "openai:gpt-4o-mini, openai-compatible:http://127.0.0.1:8080/v1, anthropic:MODEL",
+        ),
     )
     parser.add_argument(
         "--conversation",
         default=default(None),
         metavar="ID",
-        help="conversation id to resume (final step)",
+        help=shown("conversation", "conversation id to resume (final step)"),
     )
     parser.add_argument(
         "--step",
         choices=list(STEPS),
         default=default("final"),
-        help="which way of running tools",
+        help=shown("step", "which way of running tools"),
     )
     parser.add_argument(
         "--yes",
         action="store_true",
         default=default(False),
-        help="approve every tool that asks (product_reserve)",
+        help=shown("yes", "approve every tool that asks (product_reserve)"),
     )
     parser.add_argument(
         "--data-dir",
@@ -96,25 +110,33 @@ def _add_options(parser: argparse.ArgumentParser, *, defaults: bool) -> None:
         type=int,
         default=default(None),
         metavar="N",
-        help="CPU threads for the embedded model",
+        help=shown("threads", "CPU threads for the embedded model"),
     )
     parser.add_argument(
         "--mcp",
         type=Path,
         default=default(None),
         metavar="FILE",
-        help='add the tools of the MCP servers in FILE ({"mcpServers": {...}}) to the chat',
+        help=shown(
+            "mcp", 'add the tools of the MCP servers in FILE ({"mcpServers": {...}}) to the chat'
+        ),
     )
-    shown = parser.add_mutually_exclusive_group()
-    shown.add_argument(
+    show_tools = parser.add_mutually_exclusive_group()
+    show_tools.add_argument(
         "--show-tools",
         dest="show_tools",
         action="store_true",
         default=default(None),
-        help="print a line per tool call (default in the chat; on stderr for ask)",
+        help=shown(
+            "show_tools", "print a line per tool call (default in the chat; on stderr for ask)"
+        ),
     )
-    shown.add_argument(
-        "--hide-tools", dest="show_tools", action="store_false", default=default(None)
+    show_tools.add_argument(
+        "--hide-tools",
+        dest="show_tools",
+        action="store_false",
+        default=default(None),
+        help=shown("show_tools", "print no line per tool call"),
     )
 
 
@@ -138,6 +160,9 @@ class Subcommand:
     help: str
     add_arguments: Callable[[argparse.ArgumentParser], None]
     run: Callable[[argparse.Namespace], int]
+    refuses: tuple[str, ...] = ()
+    """Common options (by ``dest``) the command has no use for: its ``--help`` leaves them
+    out, and ``run`` refuses them in one sentence, wherever they stand."""
 
 
 def _add_ask_arguments(parser: argparse.ArgumentParser) -> None:
@@ -165,20 +190,30 @@ def _subcommands() -> list[Subcommand]:
     plain ``support-bot`` does not import it. Keep that module's top-level
     imports light: its parser is built on every start.
     """
-    from support_bot._mcp import add_arguments as add_mcp_arguments, run as run_mcp
-    from support_bot.serve._command import add_arguments as add_serve_arguments, run as run_serve
+    from support_bot._mcp import (
+        CHAT_ONLY as MCP_REFUSES,
+        add_arguments as add_mcp_arguments,
+        run as run_mcp,
+    )
+    from support_bot.serve._command import (
+        CHAT_ONLY as SERVE_REFUSES,
+        add_arguments as add_serve_arguments,
+        run as run_serve,
+    )
 
     serve = Subcommand(
         name="serve",
         help="run the chatbot as a web service (page, JSON API, streamed answers)",
         add_arguments=add_serve_arguments,
         run=run_serve,
+        refuses=SERVE_REFUSES,
     )
     mcp = Subcommand(
         name="mcp",
         help="serve the bot's tools to MCP clients (stdio, or --http)",
         add_arguments=add_mcp_arguments,
         run=run_mcp,
+        refuses=MCP_REFUSES,
     )
     return [ASK, serve, mcp]
 
@@ -190,10 +225,14 @@ def _parser() -> argparse.ArgumentParser:
         epilog='One answer and exit: support-bot ask "What is 128 times 32?" [options]. '
         "Options go before or after the subcommand. In the chat, type /help for commands.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {springtail.__version__}")
     _add_options(parser, defaults=True)
     parser.set_defaults(handler=_run_chat)
     commands = parser.add_subparsers(
-        title="commands", metavar="COMMAND", help="without one, support-bot opens the chat"
+        title="commands",
+        dest="command",
+        metavar="COMMAND",
+        help="without one, support-bot opens the chat",
     )
     for command in _subcommands():
         sub = commands.add_parser(
@@ -202,7 +241,7 @@ def _parser() -> argparse.ArgumentParser:
             description=command.help[:1].upper() + command.help[1:] + ".",
         )
         command.add_arguments(sub)
-        _add_options(sub, defaults=False)
+        _add_options(sub, defaults=False, hidden=command.refuses)
         sub.set_defaults(handler=command.run)
     return parser
 
@@ -235,6 +274,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(f"The model failed: {exc}", EXIT_MODEL_REPLY)
     except McpSetupError as exc:
         return _fail(str(exc), EXIT_MCP)
+    except MissingExtraError as exc:
+        return _fail(f"{exc}.", EXIT_USAGE)
+    except ImportError as exc:
+        extra = extra_for(exc)
+        if extra is None:
+            raise
+        return _fail(f"{MissingExtraError(extra, _feature(args))}.", EXIT_USAGE)
+
+
+def _feature(args: argparse.Namespace) -> str:
+    """What the command line asked for, to start a sentence about what it needs."""
+    command = getattr(args, "command", None)
+    return f"support-bot {command}" if command else "The chat"
 
 
 def _not_text(args: argparse.Namespace) -> str | None:

@@ -9,12 +9,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from support_bot._demo_model import DemoChatModel as DemoChatModel
     from support_bot.serve._app import create_app as create_app
     from support_bot.serve._config import (
         ServeConfig as ServeConfig,
         ServeConfigError as ServeConfigError,
     )
-    from support_bot.serve._demo_model import DemoChatModel as DemoChatModel
 
 __all__ = ["DemoChatModel", "ServeConfig", "ServeConfigError", "create_app"]
 
@@ -22,7 +22,7 @@ _EXPORTS = {
     "create_app": "support_bot.serve._app",
     "ServeConfig": "support_bot.serve._config",
     "ServeConfigError": "support_bot.serve._config",
-    "DemoChatModel": "support_bot.serve._demo_model",
+    "DemoChatModel": "support_bot._demo_model",
 }
 
 

@@ -13,12 +13,13 @@ import hashlib
 import hmac
 import logging
 import os
+import re
 import secrets
 import socket
 import sys
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
     import uvicorn
@@ -27,7 +28,15 @@ if TYPE_CHECKING:
     from support_bot._store_base import BusinessStore
     from support_bot.serve._config import ServeConfig
 
-__all__ = ["SESSION_KEY_FILENAME", "add_arguments", "run", "session_key", "uvicorn_config"]
+__all__ = [
+    "DATABASE_SCHEMES",
+    "SESSION_KEY_FILENAME",
+    "add_arguments",
+    "database_problem",
+    "run",
+    "session_key",
+    "uvicorn_config",
+]
 
 EXIT_USAGE = 2
 EXIT_LISTEN = 1
@@ -92,7 +101,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted; returns the exit code."""
     from springtail.models import mask_url
+    from support_bot._extras import require_extra
     from support_bot._options import given_options
+    from support_bot._store_postgres import is_postgres_url
     from support_bot.serve._config import TOKEN_ENV, ServeConfig, ServeConfigError
 
     chat_only = given_options(args, CHAT_ONLY)
@@ -103,6 +114,14 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_USAGE
+    # Before anything is written (the session key, the database): a refusal leaves no file.
+    problem = database_problem(args.database)
+    if problem is not None:
+        print(f"support-bot serve: {problem}", file=sys.stderr)
+        return EXIT_USAGE
+    require_extra("serve", "The web service (support-bot serve)")
+    if args.database and is_postgres_url(args.database):
+        require_extra("postgres", "A PostgreSQL --database")
     token = args.token or os.environ.get(TOKEN_ENV) or None
     model_uri: str = args.model
     shown_model = mask_url(model_uri)
@@ -212,6 +231,32 @@ def _key_folder(args: argparse.Namespace) -> Path:
     return default_data_dir()
 
 
+DATABASE_SCHEMES: Final = ("postgresql://", "postgres://", "sqlite:///")
+"""The URL schemes ``--database`` takes; anything without ``://`` is a SQLite file's path."""
+
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+
+
+def database_problem(database: str | None) -> str | None:
+    """Why ``--database`` cannot be used, naming the schemes that work; ``None`` if it can.
+
+    Without this, ``mysql://u@h/db`` would be taken for the path of a SQLite
+    file, and a folder ``mysql:`` created for it.
+    """
+    if not database or not _SCHEME.match(database.strip()):
+        return None
+    if database.strip().lower().startswith(DATABASE_SCHEMES):
+        return None
+    from springtail.models import mask_url
+
+    scheme = database.strip().split("://", 1)[0]
+    return (
+        f"--database {mask_url(database)!r} uses the scheme {scheme}://, which support-bot "
+        "cannot use; give postgresql://USER@HOST/DB (or postgres://), sqlite:///PATH, or the "
+        "path of a SQLite file."
+    )
+
+
 def open_store(database: str | None, data_dir: Path | None) -> BusinessStore:
     """The store ``--database`` names: PostgreSQL, a SQLite file, or the data folder's file."""
     from support_bot._store import Store
@@ -226,11 +271,7 @@ def open_store(database: str | None, data_dir: Path | None) -> BusinessStore:
 
 
 def build_serve_model(uri: str, *, threads: int | None = None) -> ChatModel:
-    """The model for ``uri``; ``scripted:demo`` is the rule-based demo model (tests, benchmarks)."""
-    from support_bot.serve._demo_model import DEMO_MODEL_URI, DemoChatModel
-
-    if uri.strip() == DEMO_MODEL_URI:
-        return DemoChatModel()
+    """The model for ``uri``, as every ``--model`` is resolved (``scripted:demo`` included)."""
     from support_bot._model import build_model
 
     return build_model(uri, threads=threads)[0]

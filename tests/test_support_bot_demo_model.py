@@ -11,8 +11,8 @@ from springtail import (
     ToolResponseMessage,
     UserMessage,
 )
+from support_bot._demo_model import reply_for
 from support_bot.serve import DemoChatModel
-from support_bot.serve._demo_model import reply_for
 
 
 def test_requests_become_tool_calls() -> None:
