@@ -41,6 +41,7 @@ from springtail.models._llamacpp import (
     RepeatAsProse,
     SmallModelPolicy,
     UnknownToolAsProse,
+    UnstatedValueEnds,
 )
 from springtail.models._llamacpp._plan import LINES_KEY, PLAN_KEY
 from springtail.tools._definition import ToolDefinition
@@ -248,7 +249,7 @@ def test_a_twin_that_takes_its_twin_s_result_as_an_id_ends_the_plan() -> None:
     assert rule.review(asked, twice, [listing, once], (*EVENTS, double)) is None
 
 
-def test_the_default_rules_are_five_general_guards_asked_in_order() -> None:
+def test_the_default_rules_are_six_general_guards_asked_in_order() -> None:
     rules = SmallModelPolicy().rules
     assert [type(r).__name__ for r in rules] == [
         "PlanLimit",
@@ -256,5 +257,67 @@ def test_the_default_rules_are_five_general_guards_asked_in_order() -> None:
         "FollowUpCallFloor",
         "UnknownToolAsProse",
         "RepeatAsProse",
+        "UnstatedValueEnds",
     ]
     assert json.dumps([type(r).__name__ for r in rules])  # plain values, printable
+
+
+# -- UnstatedValueEnds ---------------------------------------------------------------------
+
+STOCK = ToolDefinition("stock", "Units in stock of a SKU.", schema(sku={"type": "string"}))
+RESERVE = ToolDefinition(
+    "reserve",
+    "Reserve units of a SKU.",
+    schema(
+        sku={"type": "string"},
+        quantity={"type": "integer"},
+        mode={"type": "string", "enum": ["hold", "firm"]},
+    ),
+)
+SHOP = (STOCK, RESERVE)
+ASKED_STOCK = UserMessage("Wie viele Einheiten von SKU-200 sind noch da?")
+
+
+def test_a_later_line_with_a_number_nobody_stated_ends_the_plan() -> None:
+    first = line('r1 = stock(sku="SKU-200")')
+    invented = line('r2 = reserve(sku="SKU-200", quantity=10, mode="hold")')
+    assert UnstatedValueEnds().review(view(ASKED_STOCK), invented, [first], SHOP) == Drop()
+
+
+def test_a_later_line_whose_values_the_conversation_holds_stays() -> None:
+    asked = UserMessage("Reserviere 3 Stück von SKU-200, nachdem du den Bestand geprüft hast.")
+    first = line('r1 = stock(sku="SKU-200")')
+    stated = line('r2 = reserve(sku="SKU-200", quantity=3, mode="firm")')
+    assert UnstatedValueEnds().review(view(asked), stated, [first], SHOP) is None
+    # A value a result gave is stated too, and a variable is never read.
+    taken = line("r2 = reserve(sku=r1, quantity=r1)")
+    assert UnstatedValueEnds().review(view(asked), taken, [first], SHOP) is None
+
+
+def test_an_id_nobody_stated_ends_the_plan_and_free_text_is_not_read() -> None:
+    first = line('r1 = stock(sku="SKU-200")')
+    other_id = line('r2 = stock(sku="SKU-999")')
+    assert UnstatedValueEnds().review(view(ASKED_STOCK), other_id, [first], SHOP) == Drop()
+    words = line('r2 = stock(sku="the blue one")')
+    assert UnstatedValueEnds().review(view(ASKED_STOCK), words, [first], SHOP) is None
+
+
+def test_a_first_line_may_carry_a_value_the_model_knows() -> None:
+    today = line('r1 = weekday(day="2026-12-07")')
+    assert (
+        UnstatedValueEnds().review(view(UserMessage("Which day is it?")), today, [], TOOLS) is None
+    )
+
+
+def test_a_plan_that_goes_on_with_an_invented_value_runs_only_what_was_asked() -> None:
+    script = replies(
+        (
+            plan(
+                'r1 = stock(sku="SKU-200")', 'r2 = reserve(sku="SKU-200", quantity=10, mode="hold")'
+            ),
+            9.0,
+        )
+    )
+    message = ask(script, [ASKED_STOCK], tools=SHOP)
+    assert [c.name for c in message.tool_calls] == ["stock"]
+    assert message.metadata[PLAN_KEY] == ['r1 = stock(sku="SKU-200")']

@@ -35,6 +35,7 @@ from springtail.models._llamacpp._rules import (
     PlanLimit,
     RepeatAsProse,
     UnknownToolAsProse,
+    UnstatedValueEnds,
 )
 from springtail.models._llamacpp._view import TurnView
 
@@ -68,5 +69,6 @@ __all__ = [
     "ToolPolicy",
     "TurnView",
     "UnknownToolAsProse",
+    "UnstatedValueEnds",
     "ensure_model_file",
 ]

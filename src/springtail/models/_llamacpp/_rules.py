@@ -1,11 +1,13 @@
-"""The small-model rules: five general guards, each a small class answering one question.
+"""The small-model rules: six general guards, each a small class answering one question.
 
 A rule answers ``opening``, ``review`` or ``next`` (``_policy.py``) or
 passes by returning ``None``; ``SmallModelPolicy`` asks its rules in order and
 the first answer decides. Every rule reads structure: the model's own
 probabilities (``CallShare``, ``FollowUpCallFloor``), how many plans the turn
-wrote (``PlanLimit``), whether a tool exists (``UnknownToolAsProse``) and
-whether a call was made already (``RepeatAsProse``). None reads the words of
+wrote (``PlanLimit``), whether a tool exists (``UnknownToolAsProse``),
+whether a call was made already (``RepeatAsProse``) and whether a value the
+model wrote appears anywhere in the conversation (``UnstatedValueEnds``).
+None reads the words of
 the request, so each holds for any wording and any language; their
 measurement is in ``docs/embedded-model.md``.
 """
@@ -19,6 +21,7 @@ from typing import Any
 from springtail.models._llamacpp._decisions import ByShare, Drop, Free, Opening, Prose, Review
 from springtail.models._llamacpp._plan import PlanLine, Ref, Template
 from springtail.models._llamacpp._rule import Rule
+from springtail.models._llamacpp._values import normal
 from springtail.models._llamacpp._view import TurnView
 from springtail.tools._definition import ToolDefinition
 
@@ -30,6 +33,7 @@ __all__ = [
     "RepeatAsProse",
     "Rule",
     "UnknownToolAsProse",
+    "UnstatedValueEnds",
 ]
 
 
@@ -152,6 +156,64 @@ class RepeatAsProse(Rule):
         return Drop() if written else Prose(without_tools=True)
 
 
+@dataclass(frozen=True)
+class UnstatedValueEnds(Rule):
+    """A later line of a plan that carries a value nobody stated ends the plan before it.
+
+    After the request's calls the 1.5B model often goes on with a call
+    nobody asked for, and such a line carries a value from nowhere: a
+    reservation of ``quantity=10`` after a stock lookup, a percentage of a
+    ``total=180`` after a product. A value is stated when the conversation
+    holds it (the system prompt, a request, a call, a result), read by
+    shape: a number, or a text with a digit (an id, a date). Free text,
+    enums, booleans and the schema's defaults are not read, and neither is
+    a plan's first line: a first call may carry a value the model knows
+    (today's date), and nothing else would answer the request.
+    """
+
+    def review(
+        self,
+        view: TurnView,
+        line: PlanLine,
+        written: Sequence[PlanLine],
+        tools: Sequence[ToolDefinition],
+    ) -> Review | None:
+        """The plan's end for a later line with a number or an id the conversation never wrote."""
+        if not written:
+            return None
+        schema = next((d.input_schema for d in tools if d.name == line.tool), {})
+        properties: Mapping[str, Any] = schema.get("properties") or {}
+        for name, value in _literal_arguments(line).items():
+            spec = properties.get(name)
+            if isinstance(spec, dict) and ("enum" in spec or spec.get("default") == value):
+                continue
+            if any(not _stated(view, v) for v in _read_values(value)):
+                return Drop()
+        return None
+
+
+def _read_values(value: object) -> list[object]:
+    """The numbers and digit-bearing texts inside an argument's JSON value."""
+    if isinstance(value, bool) or value is None:
+        return []
+    if isinstance(value, int | float):
+        return [value]
+    if isinstance(value, str):
+        return [value] if any(c.isdigit() for c in value) and len(value.split()) == 1 else []
+    if isinstance(value, list):
+        return [v for item in value for v in _read_values(item)]
+    if isinstance(value, dict):
+        return [v for item in value.values() for v in _read_values(item)]
+    return []
+
+
+def _stated(view: TurnView, value: object) -> bool:
+    text = normal(value)
+    if isinstance(value, int | float):
+        return text in view.known.numbers
+    return text in view.stated
+
+
 def _literal_arguments(line: PlanLine) -> dict[str, Any]:
     return {name: value for name, value in line.arguments if not isinstance(value, Ref | Template)}
 
@@ -183,5 +245,6 @@ DEFAULT_RULES: tuple[Rule, ...] = (
     FollowUpCallFloor(),
     UnknownToolAsProse(),
     RepeatAsProse(),
+    UnstatedValueEnds(),
 )
 """The embedded presets' rules, in the order the policy asks them."""

@@ -16,7 +16,7 @@ from springtail.messages import (
     UserMessage,
 )
 from springtail.models._llamacpp._plan import PlanLine, PlanState
-from springtail.models._llamacpp._values import Known, RequestValues
+from springtail.models._llamacpp._values import Known, RequestValues, literals
 
 __all__ = ["TurnView", "canonical_arguments"]
 
@@ -53,6 +53,11 @@ class TurnView:
     def known(self) -> Known:
         """The values the whole conversation holds, for telling read values from invented ones."""
         return Known(self.context)
+
+    @cached_property
+    def stated(self) -> frozenset[str]:
+        """The literals the whole conversation writes (``_values.literals``), normalised."""
+        return literals(self.context)
 
     @property
     def has_results(self) -> bool:
