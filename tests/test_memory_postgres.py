@@ -12,7 +12,7 @@ import pytest
 
 from postgres_server import PostgresServer, free_port
 from springtail.memory import ChatMemoryError, MessageWindowChatMemory, PostgresChatMemoryRepository
-from springtail.messages import Message, UserMessage
+from springtail.messages import AssistantMessage, Message, UserMessage
 from test_memory_sqlite import (  # noqa: F401  (collected here with the PostgreSQL store)
     Store,
     test_contract_a_failed_update_changes_nothing,
@@ -152,3 +152,99 @@ def test_an_id_that_is_not_utf8_is_a_clear_error_and_nothing_is_written(store: S
     with pytest.raises(ChatMemoryError, match="NUL character"):
         repository.save_all("a\x00b", [UserMessage("hi")])
     assert repository.find_conversation_ids() == []
+
+
+# --- the schema version, and a database written by the previous release ------
+
+# The tables as springtail 0.1.0 created them, written out by hand: that release
+# recorded no schema version.
+RELEASE_0_1_0_TABLES = (
+    """CREATE TABLE IF NOT EXISTS springtail_chat_memory (
+    conversation_id TEXT NOT NULL,
+    seq BIGINT NOT NULL,
+    role TEXT NOT NULL,
+    message TEXT NOT NULL,
+    created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+    PRIMARY KEY (conversation_id, seq)
+)""",
+    """CREATE TABLE IF NOT EXISTS springtail_paused_turns (
+    conversation_id TEXT PRIMARY KEY,
+    turn TEXT NOT NULL,
+    created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+)""",
+)
+
+
+def _versions(dsn: str) -> list[tuple[int]]:
+    with psycopg.connect(dsn) as conn:
+        rows = conn.execute("SELECT version FROM springtail_schema ORDER BY version").fetchall()
+    return [(int(row[0]),) for row in rows]
+
+
+def test_a_new_database_records_the_current_schema_version(postgres_database: str) -> None:
+    from springtail.memory._schema import SCHEMA_VERSION
+
+    PostgresChatMemoryRepository(postgres_database).close()
+    assert _versions(postgres_database) == [(SCHEMA_VERSION,)]
+
+
+def test_a_database_of_the_previous_release_is_migrated_and_keeps_its_rows(
+    postgres_database: str,
+) -> None:
+    from springtail.memory._schema import SCHEMA_VERSION
+
+    with psycopg.connect(postgres_database) as conn:
+        for statement in RELEASE_0_1_0_TABLES:
+            conn.execute(statement)
+        conn.execute(
+            "INSERT INTO springtail_chat_memory (conversation_id, seq, role, message) VALUES "
+            """('c', 0, 'user', '{"role":"user","text":"written by 0.1.0"}'), """
+            """('c', 1, 'assistant', '{"role":"assistant","text":"kept"}')"""
+        )
+        conn.execute(
+            "INSERT INTO springtail_paused_turns (conversation_id, turn) VALUES ('c', '{}')"
+        )
+    with PostgresChatMemoryRepository(postgres_database) as repository:
+        assert repository.find_by_conversation_id("c") == [
+            UserMessage("written by 0.1.0"),
+            AssistantMessage("kept"),
+        ]
+        repository.update("c", lambda messages: [*messages, UserMessage("after the upgrade")])
+        assert len(repository.find_by_conversation_id("c")) == 3
+    assert _versions(postgres_database) == [(SCHEMA_VERSION,)]
+    with psycopg.connect(postgres_database) as conn:
+        assert conn.execute("SELECT turn FROM springtail_paused_turns").fetchall() == [("{}",)]
+    PostgresChatMemoryRepository(postgres_database).close()  # opening again migrates nothing
+    assert _versions(postgres_database) == [(SCHEMA_VERSION,)]
+
+
+def test_a_database_of_a_newer_release_is_refused_untouched(postgres_database: str) -> None:
+    from springtail.memory._schema import SCHEMA_VERSION
+
+    with PostgresChatMemoryRepository(postgres_database) as repository:
+        repository.save_all("c", [UserMessage("x")])
+    with psycopg.connect(postgres_database) as conn:
+        conn.execute("INSERT INTO springtail_schema (version) VALUES (%s)", (SCHEMA_VERSION + 1,))
+    with pytest.raises(ChatMemoryError) as caught:
+        PostgresChatMemoryRepository(postgres_database)
+    message = str(caught.value)
+    assert message.startswith("The PostgreSQL chat memory ")
+    assert f"newer springtail (schema version {SCHEMA_VERSION + 1}" in message
+    assert "pip install -U springtail" in message
+    assert _versions(postgres_database) == [(SCHEMA_VERSION,), (SCHEMA_VERSION + 1,)]
+    with psycopg.connect(postgres_database) as conn:
+        assert conn.execute("SELECT count(*) FROM springtail_chat_memory").fetchone() == (1,)
+
+
+def test_support_bots_version_table_and_springtails_live_side_by_side(
+    postgres_database: str,
+) -> None:
+    from springtail.memory._schema import SCHEMA_VERSION
+
+    with psycopg.connect(postgres_database) as conn:
+        conn.execute("CREATE TABLE support_bot_schema (version INTEGER PRIMARY KEY)")
+        conn.execute("INSERT INTO support_bot_schema VALUES (9)")
+    PostgresChatMemoryRepository(postgres_database).close()
+    assert _versions(postgres_database) == [(SCHEMA_VERSION,)]
+    with psycopg.connect(postgres_database) as conn:
+        assert conn.execute("SELECT version FROM support_bot_schema").fetchall() == [(9,)]

@@ -434,3 +434,96 @@ def test_close_and_reopen_on_next_use(tmp_path: Path) -> None:
     assert repository.find_by_conversation_id("c") == [UserMessage("x")]
     repository.close()
     assert os.path.exists(tmp_path / "m.db")
+
+
+# --- the schema version, and a file written by the previous release ----------
+
+# The tables as springtail 0.1.0 created them, written out by hand: that release
+# recorded no schema version.
+RELEASE_0_1_0_TABLES = (
+    """CREATE TABLE IF NOT EXISTS springtail_chat_memory (
+    conversation_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    role TEXT NOT NULL,
+    message TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (conversation_id, seq)
+)""",
+    """CREATE TABLE IF NOT EXISTS springtail_paused_turns (
+    conversation_id TEXT PRIMARY KEY,
+    turn TEXT NOT NULL,
+    created_at TEXT NOT NULL
+)""",
+)
+
+
+def _versions(path: Path) -> list[tuple[int]]:
+    with sqlite3.connect(path) as conn:
+        return conn.execute("SELECT version FROM springtail_schema").fetchall()
+
+
+def test_a_new_file_records_the_current_schema_version(tmp_path: Path) -> None:
+    from springtail.memory._schema import SCHEMA_VERSION
+
+    SqliteChatMemoryRepository(tmp_path / "m.db").close()
+    assert _versions(tmp_path / "m.db") == [(SCHEMA_VERSION,)]
+
+
+def test_a_file_of_the_previous_release_is_migrated_and_keeps_its_rows(tmp_path: Path) -> None:
+    from springtail.memory._schema import SCHEMA_VERSION
+
+    path = tmp_path / "memory.db"
+    with sqlite3.connect(path) as conn:
+        for statement in RELEASE_0_1_0_TABLES:
+            conn.execute(statement)
+        conn.executemany(
+            "INSERT INTO springtail_chat_memory VALUES ('c', ?, ?, ?, '2026-01-02T03:04:05+00:00')",
+            [
+                (0, "user", '{"role":"user","text":"written by 0.1.0"}'),
+                (1, "assistant", '{"role":"assistant","text":"kept"}'),
+            ],
+        )
+        conn.execute("INSERT INTO springtail_paused_turns VALUES ('c', '{}', 'then')")
+    with SqliteChatMemoryRepository(path) as repository:
+        assert repository.find_by_conversation_id("c") == [
+            UserMessage("written by 0.1.0"),
+            AssistantMessage("kept"),
+        ]
+        repository.update("c", lambda messages: [*messages, UserMessage("after the upgrade")])
+    assert _versions(path) == [(SCHEMA_VERSION,)]
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT turn FROM springtail_paused_turns").fetchall() == [("{}",)]
+        assert conn.execute(
+            "SELECT created_at FROM springtail_chat_memory WHERE seq = 0"
+        ).fetchone() == ("2026-01-02T03:04:05+00:00",)
+    SqliteChatMemoryRepository(path).close()  # opening again migrates nothing
+    assert _versions(path) == [(SCHEMA_VERSION,)]
+
+
+def test_a_file_of_a_newer_release_is_refused_untouched(tmp_path: Path) -> None:
+    from springtail.memory._schema import SCHEMA_VERSION
+
+    path = tmp_path / "memory.db"
+    SqliteChatMemoryRepository(path).save_all("c", [UserMessage("x")])
+    with sqlite3.connect(path) as conn:
+        conn.execute("INSERT INTO springtail_schema VALUES (?, 'later')", (SCHEMA_VERSION + 1,))
+    before = path.read_bytes()
+    with pytest.raises(ChatMemoryError) as caught:
+        SqliteChatMemoryRepository(path)
+    message = str(caught.value)
+    assert str(path) in message
+    assert f"newer springtail (schema version {SCHEMA_VERSION + 1}" in message
+    assert "pip install -U springtail" in message
+    assert path.read_bytes() == before
+
+
+def test_the_version_leaves_an_apps_user_version_alone(tmp_path: Path) -> None:
+    # support-bot keeps its business tables in the same file, versioned by
+    # PRAGMA user_version; springtail's version lives in its own table.
+    path = tmp_path / "support-bot.db"
+    with sqlite3.connect(path) as conn:
+        conn.execute("PRAGMA user_version = 7")
+    SqliteChatMemoryRepository(path).save_all("c", [UserMessage("x")])
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone() == (7,)
+    assert len(_versions(path)) == 1

@@ -20,6 +20,10 @@ CREATE TABLE springtail_chat_memory (
 )
 ```
 
+The layout's version is recorded in ``springtail_schema`` (see
+``springtail.memory._schema``); an older layout is upgraded in place when the
+repository opens, and one written by a newer springtail is refused.
+
 ``message`` is ``TEXT`` rather than ``jsonb`` because ``jsonb`` cannot hold
 ``\u0000`` and reorders keys; cast it (``message::jsonb``) to query it.
 
@@ -35,7 +39,17 @@ from typing import TYPE_CHECKING, Any
 
 from springtail.memory._base import ChatMemoryError
 from springtail.memory._dsn import describe_dsn, first_line, scrub_dsn
+from springtail.memory._schema import (
+    SCHEMA_TABLE,
+    SCHEMA_VERSION,
+    create_schema_table,
+    found_version,
+    record_version,
+    refuse_newer,
+    upgrade_statements,
+)
 from springtail.memory._sql import (
+    PAUSED_TABLE,
     TABLE,
     Row,
     SqlChatMemoryRepository,
@@ -51,6 +65,11 @@ __all__ = ["PostgresChatMemoryRepository"]
 _SCHEMA = (
     create_table(seq="BIGINT", created_at="TIMESTAMPTZ NOT NULL DEFAULT now()"),
     create_paused_table(created_at="TIMESTAMPTZ NOT NULL DEFAULT now()"),
+)
+_VERSION_TABLE = create_schema_table(applied_at="TIMESTAMPTZ NOT NULL DEFAULT now()")
+_TABLES = (
+    f"SELECT to_regclass('{SCHEMA_TABLE}') IS NOT NULL, "
+    f"to_regclass('{TABLE}') IS NOT NULL OR to_regclass('{PAUSED_TABLE}') IS NOT NULL"
 )
 _LOCK = f"SELECT pg_advisory_xact_lock(hashtext('{TABLE}'), hashtext(%s))"
 
@@ -118,12 +137,40 @@ class _PostgresDialect:
         try:
             with conn.transaction():
                 conn.execute(_LOCK, ("",))  # one schema creator at a time
-                for statement in _SCHEMA:
-                    conn.execute(statement)
+                self._migrate(conn)
         except BaseException:
             conn.close()
             raise
         return conn
+
+    def _migrate(self, conn: psycopg.Connection[Any]) -> None:
+        """Bring the tables to ``SCHEMA_VERSION``, recorded in ``springtail_schema``.
+
+        Runs in ``connect``'s transaction, under the schema lock: the other
+        processes wait, then find the version recorded. A database without
+        the version table was either never used or written by a springtail
+        that recorded none (version 1: its tables are kept, with their rows).
+        A newer database is refused untouched.
+        """
+        found = self._version(conn)
+        refuse_newer(found, self.label)
+        if found == SCHEMA_VERSION:
+            for statement in _SCHEMA:  # a table dropped by hand is created again
+                conn.execute(statement)
+            return
+        for statement in upgrade_statements(found, _SCHEMA, _VERSION_TABLE):
+            conn.execute(statement)
+        conn.execute(self.sql(record_version(self.created_at)), (SCHEMA_VERSION, None))
+
+    def _version(self, conn: psycopg.Connection[Any]) -> int:
+        row = conn.execute(_TABLES).fetchone()
+        assert row is not None
+        has_version_table, has_tables = row
+        recorded = None
+        if has_version_table:
+            found = conn.execute(f"SELECT max(version) FROM {SCHEMA_TABLE}").fetchone()
+            recorded = found[0] if found is not None else None
+        return found_version(recorded, has_tables=bool(has_tables))
 
     def usable(self, conn: psycopg.Connection[Any]) -> bool:
         return not conn.closed and not conn.broken

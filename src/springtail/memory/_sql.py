@@ -13,7 +13,8 @@ Adding a query: write a method here once, with ``?`` placeholders, running
 its statements through ``SqlChatMemoryRepository._execute`` /
 ``_execute_many`` inside ``_transaction`` (changes) or ``_reading``
 (reads); it then works on every dialect. A new table adds its
-``CREATE TABLE IF NOT EXISTS`` to each dialect's ``_SCHEMA``.
+``CREATE TABLE IF NOT EXISTS`` to each dialect's ``_SCHEMA``; changing a
+released table is a new step in ``springtail.memory._schema.MIGRATIONS``.
 
 Paused turns (a turn waiting for a person's decision) live in their own
 table, ``springtail_paused_turns``, one row per conversation, written and

@@ -20,6 +20,10 @@ CREATE TABLE springtail_chat_memory (
 )
 ```
 
+The layout's version is recorded in ``springtail_schema`` (see
+``springtail.memory._schema``); an older layout is upgraded in place when the
+repository opens, and one written by a newer springtail is refused.
+
 The queries are shared with PostgreSQL (``springtail.memory._sql``); this
 module holds what SQLite does its own way.
 """
@@ -36,7 +40,18 @@ from pathlib import Path
 from typing import Any
 
 from springtail.memory._base import ChatMemoryError
+from springtail.memory._schema import (
+    SCHEMA_TABLE,
+    SCHEMA_VERSION,
+    create_schema_table,
+    found_version,
+    record_version,
+    refuse_newer,
+    upgrade_statements,
+)
 from springtail.memory._sql import (
+    PAUSED_TABLE,
+    TABLE,
     Row,
     SqlChatMemoryRepository,
     create_paused_table,
@@ -48,6 +63,11 @@ __all__ = ["SqliteChatMemoryRepository"]
 _SCHEMA = (
     create_table(seq="INTEGER", created_at="TEXT NOT NULL"),
     create_paused_table(created_at="TEXT NOT NULL"),
+)
+_VERSION_TABLE = create_schema_table(applied_at="TEXT NOT NULL")
+_TABLES = (
+    f"SELECT name FROM sqlite_master WHERE type = 'table' AND name IN "
+    f"('{SCHEMA_TABLE}', '{TABLE}', '{PAUSED_TABLE}')"
 )
 
 
@@ -114,7 +134,7 @@ class _SqliteDialect:
         return conn
 
     def _prepare(self, conn: sqlite3.Connection) -> None:
-        """Switch the file to WAL and create the table, waiting out other processes doing so.
+        """Switch the file to WAL and bring the tables up to date, waiting out other processes.
 
         When several processes open a new file at once, each switching it to
         WAL, SQLite answers all but one "database is locked" at once instead
@@ -127,14 +147,45 @@ class _SqliteDialect:
         while True:
             try:
                 conn.execute("PRAGMA journal_mode=WAL").fetchall()
-                for statement in _SCHEMA:
-                    conn.execute(statement)
+                self._migrate(conn)
                 return
             except sqlite3.OperationalError as exc:
                 if not _is_busy(str(exc).lower()) or time.monotonic() + pause > deadline:
                     raise
             time.sleep(pause)
             pause = min(pause * 2, 0.2)
+
+    def _migrate(self, conn: sqlite3.Connection) -> None:
+        """Bring the tables to ``SCHEMA_VERSION``, recorded in ``springtail_schema``.
+
+        The version lives in a table of its own, not in ``PRAGMA
+        user_version``: the file may be an app's (support-bot versions its
+        own tables with ``user_version`` in the same file). A file at the
+        current version only has its tables checked, as before; an older or
+        new one is upgraded in one ``BEGIN IMMEDIATE`` transaction (the
+        file's write lock), which reads the version again, so two processes
+        opening it at once migrate it once. A newer file is refused untouched.
+        """
+        found = self._version(conn)
+        refuse_newer(found, f"chat memory {self.path}")
+        if found == SCHEMA_VERSION:
+            for statement in _SCHEMA:  # a table dropped by hand is created again
+                conn.execute(statement)
+            return
+        with self.transaction(conn, ""):
+            found = self._version(conn)
+            refuse_newer(found, f"chat memory {self.path}")
+            if found < SCHEMA_VERSION:
+                for statement in upgrade_statements(found, _SCHEMA, _VERSION_TABLE):
+                    conn.execute(statement)
+                conn.execute(record_version(self.created_at), (SCHEMA_VERSION, self.now()))
+
+    def _version(self, conn: sqlite3.Connection) -> int:
+        tables = {row[0] for row in conn.execute(_TABLES)}
+        recorded = None
+        if SCHEMA_TABLE in tables:
+            recorded = conn.execute(f"SELECT max(version) FROM {SCHEMA_TABLE}").fetchone()[0]
+        return found_version(recorded, has_tables=bool(tables - {SCHEMA_TABLE}))
 
     def usable(self, conn: sqlite3.Connection) -> bool:
         return True
