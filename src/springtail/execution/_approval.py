@@ -21,7 +21,9 @@ Approver: TypeAlias = Callable[
 """Decides whether a tool marked ``requires_approval`` may run this call.
 
 It returns true (run it), false (deny it), or [`DEFER`][springtail.execution.DEFER]
-(a person decides later: the call waits and the turn pauses)."""
+(a person decides later: the call waits and the turn pauses). A
+``ToolCallDecision`` counts as the person's decision: approved, or denied with
+its message."""
 
 
 class ApprovalGate:
@@ -88,6 +90,11 @@ class ApprovalGate:
                 ) from exc
         if isinstance(verdict, Defer):
             return verdict
+        if isinstance(verdict, ToolCallDecision):
+            # A person's decision that came while the call waited (a durable turn).
+            if verdict.approved:
+                return None
+            raise ToolApprovalDeniedError(definition, call, reason=denial_reason(verdict))
         if not verdict:
             raise ToolApprovalDeniedError(definition, call, reason="the approver declined it")
         return None
