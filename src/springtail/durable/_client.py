@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import copy
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, cast
 
-from dbos import DBOS, Queue, SetWorkflowID, WorkflowHandleAsync
+from dbos import DBOS, Queue, SetWorkflowID, WorkflowHandle, WorkflowHandleAsync
 
 from springtail.client import ChatClient, MessageChatMemoryAdvisor, ToolCallingAdvisor
 from springtail.durable._steps import DurableToolCallingManager, ModelStepAdvisor, StepMemory
@@ -151,6 +151,26 @@ class DurableChatClient:
         )
         return await handle.get_result()
 
+    def start(
+        self,
+        text: str,
+        *,
+        conversation_id: str,
+        turn: str | int | None = None,
+        tool_context: Mapping[str, Any] | None = None,
+        params: Mapping[str, Any] | None = None,
+    ) -> WorkflowHandle[ChatResponse]:
+        """The sync form of [`astart`][]; the turn runs on DBOS's own event loop."""
+        workflow_id = turn_workflow_id(conversation_id, turn if turn is not None else _new_turn())
+        request = self._request(text, conversation_id, tool_context, params)
+        # DBOS runs an async workflow started from sync code on its own event
+        # loop, and its sync handle gives the result, not a coroutine.
+        workflow = cast(Callable[[str, TurnRequest], ChatResponse], turn_workflow)
+        with SetWorkflowID(workflow_id):
+            if self._queue is not None:
+                return self._queue.enqueue(workflow, self._name, request)
+            return DBOS.start_workflow(workflow, self._name, request)
+
     def call(
         self,
         text: str,
@@ -161,15 +181,14 @@ class DurableChatClient:
         params: Mapping[str, Any] | None = None,
     ) -> ChatResponse:
         """The sync form of [`acall`][]; the turn runs on DBOS's own event loop."""
-        workflow_id = turn_workflow_id(conversation_id, turn if turn is not None else _new_turn())
-        request = self._request(text, conversation_id, tool_context, params)
-        with SetWorkflowID(workflow_id):
-            if self._queue is not None:
-                handle = self._queue.enqueue(turn_workflow, self._name, request)
-            else:
-                handle = DBOS.start_workflow(turn_workflow, self._name, request)
-        # A sync handle on an async workflow waits on DBOS's loop and returns the result.
-        return cast(ChatResponse, handle.get_result())
+        handle = self.start(
+            text,
+            conversation_id=conversation_id,
+            turn=turn,
+            tool_context=tool_context,
+            params=params,
+        )
+        return handle.get_result()
 
     async def aresult(self, workflow_id: str) -> ChatResponse:
         """Wait for the turn ``workflow_id`` (started in any process) and return its answer."""
