@@ -1,6 +1,6 @@
 """A process that runs one durable one-tool turn, for test_durable_crash.py to kill -9.
 
-``python durable_process.py SYSTEM_DB CHAT STATE_DIR BARRIER [--idempotent]``
+``python durable_process.py SYSTEM_DB CHAT STATE_DIR BARRIER [--idempotent] [--approval]``
 
 - SYSTEM_DB: DBOS's system database URL (``sqlite:///…`` or ``postgresql://…``).
 - CHAT: where the conversation is stored: a SQLite file path, or a
@@ -10,7 +10,9 @@
   sleeps until it is killed.
 - BARRIER: ``during_model1``, ``after_model1``, ``during_tool``, ``after_tool``,
   ``during_model2``; ``recover`` starts no turn: DBOS's launch recovers the
-  unfinished one and the process prints its outcome as JSON.
+  unfinished one and the process prints its outcome as JSON; ``wait`` starts
+  the turn and lets it wait (with ``--approval`` the tool needs a person's
+  approval, which the turn waits for in the workflow).
 
 The model is scripted by what it is asked (a prompt ending in the tool's
 answer gets the final answer), so a recovered process that skips a replayed
@@ -37,6 +39,7 @@ from springtail import (
     ToolCallingAdvisor,
     ToolCallingManager,
     ToolContext,
+    defer_approval,
     tool,
 )
 from springtail.durable import DurableChatClient
@@ -57,6 +60,7 @@ ANSWER = "Milk is on the list."
 def main(argv: list[str]) -> int:
     system_db, chat, state_dir, barrier = argv[:4]
     idempotent = "--idempotent" in argv
+    approval = "--approval" in argv
     state = Path(state_dir)
 
     def count(event: str) -> None:
@@ -82,7 +86,7 @@ def main(argv: list[str]) -> int:
         wait_here("during_model1")
         return AssistantMessage("", (ToolCall("call-1", "add_todo", '{"title": "milk"}'),))
 
-    @tool(description="Add a to-do.", idempotent=idempotent)
+    @tool(description="Add a to-do.", idempotent=idempotent, requires_approval=approval)
     def add_todo(title: str, ctx: ToolContext) -> str:
         count(f"tool {ctx.idempotency_key}")
         wait_here("during_tool")
@@ -106,7 +110,11 @@ def main(argv: list[str]) -> int:
         tools=[add_todo],
         advisors=[
             MessageChatMemoryAdvisor(memory),
-            ToolCallingAdvisor(ToolCallingManager(listeners=[Barriers()])),
+            ToolCallingAdvisor(
+                ToolCallingManager(
+                    listeners=[Barriers()], approver=defer_approval if approval else None
+                )
+            ),
         ],
     )
     DBOS(config={"name": "springtail-crash", "system_database_url": system_db})

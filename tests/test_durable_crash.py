@@ -130,3 +130,42 @@ def test_a_turn_killed_at_each_boundary_ends_once_on_postgres(
     barrier: str, tmp_path: Path, postgres_database: str
 ) -> None:
     _check(barrier, postgres_database, postgres_database, tmp_path)
+
+
+def test_an_approval_waiting_in_a_killed_process_is_given_from_another_and_runs_once(
+    tmp_path: Path,
+) -> None:
+    from dbos import DBOSClient
+
+    from springtail.durable import APPROVAL_EVENT, WaitingCall, approve
+
+    system_db = f"sqlite:///{tmp_path}/dbos.sqlite"
+    chat = str(tmp_path / "chat.sqlite")
+    process = subprocess.Popen(
+        [sys.executable, str(SCRIPT), system_db, chat, str(tmp_path), "wait", "--approval"],
+        env=_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 90
+    while not (tmp_path / "counts").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)  # the process launched DBOS (its schema exists) and called the model
+    client = DBOSClient(system_database_url=system_db)
+    try:
+        waiting: Any = None
+        while waiting is None and time.monotonic() < deadline and process.poll() is None:
+            waiting = client.get_event("c1:1", APPROVAL_EVENT, timeout_seconds=0.2)
+        assert isinstance(waiting, WaitingCall), process.stderr
+        assert waiting.name == "add_todo"
+    finally:
+        os.kill(process.pid, signal.SIGKILL)
+        process.communicate()
+
+    approve("c1:1", waiting.id, client=client)  # from this process, through DBOSClient
+    client.destroy()
+    outcome = _recover(system_db, chat, tmp_path, "--approval")
+
+    steps, _ = _counts(tmp_path)
+    assert steps == ["model1", "tool", "model2"]
+    assert outcome["answer"] == ANSWER
+    assert outcome["stored"] == [["UserMessage", "Add milk"], ["AssistantMessage", ANSWER]]
