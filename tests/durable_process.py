@@ -42,7 +42,7 @@ from springtail import (
     defer_approval,
     tool,
 )
-from springtail.durable import DurableChatClient
+from springtail.durable import DurableChatClient, sqlite_system_database
 from springtail.messages import (
     AssistantMessage,
     ChatResponse,
@@ -117,6 +117,8 @@ def main(argv: list[str]) -> int:
             ),
         ],
     )
+    if system_db.startswith("sqlite:///"):
+        system_db = sqlite_system_database(system_db.removeprefix("sqlite:///"))
     DBOS(config={"name": "springtail-crash", "system_database_url": system_db})
     durable = DurableChatClient(client, name="crash")
     DBOS.launch()

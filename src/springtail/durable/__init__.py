@@ -7,9 +7,10 @@ module registers springtail's workflow with DBOS; the application owns
 find their client::
 
     from dbos import DBOS
-    from springtail.durable import DurableChatClient
+    from springtail.durable import DurableChatClient, sqlite_system_database
 
-    DBOS(config={"name": "shop", "system_database_url": "sqlite:///shop-dbos.sqlite"})
+    url = sqlite_system_database("data/dbos.sqlite")   # WAL mode: one fsync a commit
+    DBOS(config={"name": "shop", "system_database_url": url})
     durable = DurableChatClient(client, name="shop")
     DBOS.launch()          # recovers the unfinished turns of this executor
     reply = durable.call("Reserve 2 of SKU-100", conversation_id="c1", turn=1)
@@ -28,6 +29,7 @@ from springtail.durable._approval import (
     deny,
 )
 from springtail.durable._client import DurableChatClient, turn_workflow_id
+from springtail.durable._sqlite import sqlite_system_database
 from springtail.durable._steps import (
     INTERRUPTED_NOTICE,
     MODEL_STEP,
@@ -53,6 +55,7 @@ __all__ = [
     "approval_topic",
     "approve",
     "deny",
+    "sqlite_system_database",
     "turn_workflow",
     "turn_workflow_id",
 ]
