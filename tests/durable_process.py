@@ -1,6 +1,7 @@
 """A process that runs one durable one-tool turn, for test_durable_crash.py to kill -9.
 
-``python durable_process.py SYSTEM_DB CHAT STATE_DIR BARRIER [--idempotent] [--approval]``
+``python durable_process.py SYSTEM_DB CHAT STATE_DIR BARRIER [FLAGS]`` (``--idempotent``,
+``--approval``, ``--stream``)
 
 - SYSTEM_DB: DBOS's system database URL (``sqlite:///…`` or ``postgresql://…``).
 - CHAT: where the conversation is stored: a SQLite file path, or a
@@ -12,7 +13,8 @@
   ``during_model2``; ``recover`` starts no turn: DBOS's launch recovers the
   unfinished one and the process prints its outcome as JSON; ``wait`` starts
   the turn and lets it wait (with ``--approval`` the tool needs a person's
-  approval, which the turn waits for in the workflow).
+  approval, which the turn waits for in the workflow). ``--stream`` streams the
+  turn; the recovering process then also prints the kinds of its events.
 
 The model is scripted by what it is asked (a prompt ending in the tool's
 answer gets the final answer), so a recovered process that skips a replayed
@@ -61,6 +63,7 @@ def main(argv: list[str]) -> int:
     system_db, chat, state_dir, barrier = argv[:4]
     idempotent = "--idempotent" in argv
     approval = "--approval" in argv
+    stream = "--stream" in argv
     state = Path(state_dir)
 
     def count(event: str) -> None:
@@ -127,9 +130,15 @@ def main(argv: list[str]) -> int:
             handle: WorkflowHandle[ChatResponse] = DBOS.retrieve_workflow(f"{CONVERSATION}:{TURN}")
             response = handle.get_result()
         else:
-            response = durable.call("Add milk", conversation_id=CONVERSATION, turn=TURN)
+            started = durable.start(
+                "Add milk", conversation_id=CONVERSATION, turn=TURN, stream=stream
+            )
+            response = started.get_result()
         stored = [[type(m).__name__, getattr(m, "text", "")] for m in memory.get(CONVERSATION)]
-        print(json.dumps({"answer": response.text, "stored": stored}))
+        events = (
+            [type(e).__name__ for e in durable.events(f"{CONVERSATION}:{TURN}")] if stream else []
+        )
+        print(json.dumps({"answer": response.text, "stored": stored, "events": events}))
     finally:
         DBOS.destroy()
     return 0

@@ -26,6 +26,8 @@ from springtail import (
     MessageChatMemoryAdvisor,
     MessageWindowChatMemory,
     SqliteChatMemoryRepository,
+    TextDelta,
+    ToolCallFinished,
     ToolCallingAdvisor,
     ToolCallingManager,
     ToolContext,
@@ -344,3 +346,51 @@ def test_an_approval_that_never_comes_counts_as_denied(dbos: None, tmp_path: Pat
     assert isinstance(answer, ToolResponseMessage)
     assert answer.responses[0].is_error
     assert "no decision came within 0.5 seconds" in answer.responses[0].response_data
+
+
+def _shape(events: list[Any]) -> list[tuple[str, ...]]:
+    """The events without their timings: kind, and the call id or the text."""
+    shape: list[tuple[str, ...]] = []
+    for event in events:
+        if isinstance(event, TextDelta):
+            shape.append(("text", event.text))
+        elif isinstance(event, ToolCallFinished):
+            shape.append(("finished", event.id, event.result, str(event.is_error)))
+        else:
+            shape.append((type(event).__name__, event.id))
+    return shape
+
+
+async def test_a_streamed_durable_turn_yields_the_events_of_a_plain_stream(
+    dbos: None, tmp_path: Path
+) -> None:
+    model, todos = _script(), Todos()
+    client, memory = _client(tmp_path, model, todos)
+    durable = DurableChatClient(client, name="stream")
+
+    events = [e async for e in durable.astream("Add milk", conversation_id="c1", turn=1)]
+
+    plain_model, plain_todos = _script(), Todos()
+    plain, _ = _client(tmp_path / "plain", plain_model, plain_todos)
+    expected = [e async for e in plain.prompt("Add milk").astream().events()]
+    assert _shape(events) == _shape(expected)
+    assert ("text", "Milk ") in _shape(events)
+    assert len(todos.runs) == 1
+    assert memory.get("c1") == [UserMessage("Add milk"), AssistantMessage("Milk is on the list.")]
+    assert (await durable.aresult("c1:1")).text == "Milk is on the list."
+
+
+async def test_a_reader_that_comes_back_reads_the_turns_events_from_its_offset(
+    dbos: None, tmp_path: Path
+) -> None:
+    model, todos = _script(), Todos()
+    client, _ = _client(tmp_path, model, todos)
+    durable = DurableChatClient(client, name="reconnect")
+    first = [e async for e in durable.astream("Add milk", conversation_id="c1", turn=1)]
+
+    again = [e async for e in durable.aevents("c1:1")]
+    later = [e async for e in durable.aevents("c1:1", offset=2)]
+
+    assert again == first
+    assert later == first[2:]
+    assert len(todos.runs) == 1

@@ -169,3 +169,18 @@ def test_an_approval_waiting_in_a_killed_process_is_given_from_another_and_runs_
     assert steps == ["model1", "tool", "model2"]
     assert outcome["answer"] == ANSWER
     assert outcome["stored"] == [["UserMessage", "Add milk"], ["AssistantMessage", ANSWER]]
+
+
+def test_a_streamed_turn_killed_mid_tool_streams_each_event_once(tmp_path: Path) -> None:
+    system_db = f"sqlite:///{tmp_path}/dbos.sqlite"
+    chat = str(tmp_path / "chat.sqlite")
+    _kill_at("during_tool", system_db, chat, tmp_path, "--stream")
+    outcome = _recover(system_db, chat, tmp_path, "--stream")
+
+    steps, _ = _counts(tmp_path)
+    assert steps == ["model1", "tool", "model2:interrupted"]
+    # the tool's start was written before the kill, its end after the recovery; once each
+    events = outcome["events"]
+    assert events[:2] == ["ToolCallStarted", "ToolCallFinished"]
+    assert events[2:] == ["TextDelta"] * len(ANSWER.split())  # the answer, word by word
+    assert outcome["stored"] == [["UserMessage", "Add milk"], ["AssistantMessage", ANSWER]]

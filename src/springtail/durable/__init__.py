@@ -37,10 +37,12 @@ from springtail.durable._steps import (
     TOOL_STEP,
     ToolInterruptedError,
 )
+from springtail.durable._stream import EVENTS_STREAM
 from springtail.durable._workflow import TURN_WORKFLOW, TurnRequest, turn_workflow
 
 __all__ = [
     "APPROVAL_EVENT",
+    "EVENTS_STREAM",
     "INTERRUPTED_NOTICE",
     "MODEL_STEP",
     "TOOL_STARTED_STEP",

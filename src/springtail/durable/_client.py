@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import copy
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from typing import Any, cast
 
 from dbos import DBOS, Queue, SetWorkflowID, WorkflowHandle, WorkflowHandleAsync
 
-from springtail.client import ChatClient, MessageChatMemoryAdvisor, ToolCallingAdvisor
+from springtail.client import (
+    ChatClient,
+    MessageChatMemoryAdvisor,
+    StreamEvent,
+    ToolCallingAdvisor,
+)
 from springtail.durable._steps import DurableToolCallingManager, ModelStepAdvisor, StepMemory
+from springtail.durable._stream import EVENTS_STREAM
 from springtail.durable._workflow import TurnRequest, register, turn_workflow, unregister
 from springtail.execution import ToolCallingManager
 from springtail.messages import ChatResponse
@@ -103,8 +109,11 @@ class DurableChatClient:
         conversation_id: str,
         tool_context: Mapping[str, Any] | None,
         params: Mapping[str, Any] | None,
+        stream: bool = False,
     ) -> TurnRequest:
-        return TurnRequest(text, conversation_id, dict(tool_context or {}), dict(params or {}))
+        return TurnRequest(
+            text, conversation_id, dict(tool_context or {}), dict(params or {}), stream
+        )
 
     async def astart(
         self,
@@ -114,6 +123,7 @@ class DurableChatClient:
         turn: str | int | None = None,
         tool_context: Mapping[str, Any] | None = None,
         params: Mapping[str, Any] | None = None,
+        stream: bool = False,
     ) -> WorkflowHandleAsync[ChatResponse]:
         """Start a turn (or join the one of that id) and return its workflow handle.
 
@@ -124,9 +134,11 @@ class DurableChatClient:
                 twice runs once. Default: a new random one.
             tool_context: ``ToolContext`` values (stored with the turn).
             params: Advisor params (stored with the turn).
+            stream: Write the turn's events to its DBOS stream (read them with
+                [`aevents`][]).
         """
         workflow_id = turn_workflow_id(conversation_id, turn if turn is not None else _new_turn())
-        request = self._request(text, conversation_id, tool_context, params)
+        request = self._request(text, conversation_id, tool_context, params, stream)
         with SetWorkflowID(workflow_id):
             if self._queue is not None:
                 return await self._queue.enqueue_async(turn_workflow, self._name, request)
@@ -159,10 +171,11 @@ class DurableChatClient:
         turn: str | int | None = None,
         tool_context: Mapping[str, Any] | None = None,
         params: Mapping[str, Any] | None = None,
+        stream: bool = False,
     ) -> WorkflowHandle[ChatResponse]:
         """The sync form of [`astart`][]; the turn runs on DBOS's own event loop."""
         workflow_id = turn_workflow_id(conversation_id, turn if turn is not None else _new_turn())
-        request = self._request(text, conversation_id, tool_context, params)
+        request = self._request(text, conversation_id, tool_context, params, stream)
         # DBOS runs an async workflow started from sync code on its own event
         # loop, and its sync handle gives the result, not a coroutine.
         workflow = cast(Callable[[str, TurnRequest], ChatResponse], turn_workflow)
@@ -189,6 +202,46 @@ class DurableChatClient:
             params=params,
         )
         return handle.get_result()
+
+    async def astream(
+        self,
+        text: str,
+        *,
+        conversation_id: str,
+        turn: str | int | None = None,
+        tool_context: Mapping[str, Any] | None = None,
+        params: Mapping[str, Any] | None = None,
+    ) -> AsyncIterator[StreamEvent]:
+        """Run a turn durably, yielding its events as they happen.
+
+        The same events as ``StreamResponse.events()``: text deltas as the
+        model streams them, each tool call's start, approval and end. They are
+        read from the turn's DBOS stream, so stopping the iteration does not
+        stop the turn, and [`aevents`][] reads them again from anywhere.
+        """
+        handle = await self.astart(
+            text,
+            conversation_id=conversation_id,
+            turn=turn,
+            tool_context=tool_context,
+            params=params,
+            stream=True,
+        )
+        async for event in self.aevents(handle.workflow_id):
+            yield event
+
+    async def aevents(self, workflow_id: str, *, offset: int = 0) -> AsyncIterator[StreamEvent]:
+        """The events of the streamed turn ``workflow_id``, from ``offset``, until it ends.
+
+        Works in any process on the system database, during the turn and after
+        it: a page that reconnects reads from the offset it had reached.
+        """
+        async for value in DBOS.read_stream_async(workflow_id, EVENTS_STREAM, offset=offset):
+            yield value
+
+    def events(self, workflow_id: str, *, offset: int = 0) -> Iterator[StreamEvent]:
+        """The sync form of [`aevents`][]."""
+        yield from DBOS.read_stream(workflow_id, EVENTS_STREAM, offset=offset)
 
     async def aresult(self, workflow_id: str) -> ChatResponse:
         """Wait for the turn ``workflow_id`` (started in any process) and return its answer."""

@@ -30,6 +30,7 @@ from springtail.client._advisor import (
     StreamAdvisorChain,
 )
 from springtail.durable._approval import DurableApprover
+from springtail.durable._stream import StreamWriter, write_text
 from springtail.execution import ToolCallingManager
 from springtail.execution._resolvers import ToolCallbackResolver
 from springtail.memory import ChatMemory
@@ -129,14 +130,23 @@ class ModelStepAdvisor:
     async def advise_stream(
         self, request: ChatClientRequest, chain: StreamAdvisorChain
     ) -> AsyncIterator[ChatClientResponse]:
-        """Stream the model as a step: its chunks are recorded, then passed on."""
+        """Stream the model as a step: its chunks are recorded, then passed on.
+
+        The readers of the turn's event stream get each chunk's text as the
+        model streams it; the tool loop gets the chunks once the call ended.
+        """
         if not in_workflow():
             async for response in chain.next_stream(request):
                 yield response
             return
 
         async def model_stream() -> list[ChatResponse]:
-            return [r.chat_response async for r in chain.next_stream(request) if r.event is None]
+            chunks: list[ChatResponse] = []
+            async for response in chain.next_stream(request):
+                if response.event is None:
+                    chunks.append(response.chat_response)
+                    await write_text(response.chat_response.text)  # live, for the readers
+            return chunks
 
         chunks: list[ChatResponse] = await DBOS.run_step_async({"name": MODEL_STEP}, model_stream)
         for chunk in chunks:
@@ -313,6 +323,7 @@ class DurableToolCallingManager(ToolCallingManager):
             return manager
         settings: dict[str, Any] = manager.settings
         settings["max_concurrency"] = 1
+        settings["listeners"] = (*settings["listeners"], StreamWriter())
         settings["approver"] = DurableApprover(settings["approver"], settings["approval_timeout"])
         resolver = settings["resolver"]
         if resolver is not None:

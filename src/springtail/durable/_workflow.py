@@ -17,7 +17,9 @@ from typing import Any, Final, Protocol
 
 from dbos import DBOS
 
-from springtail.client import ChatClient
+from springtail.client import ChatClient, ToolCallStarted
+from springtail.client._aggregate import StreamAggregator
+from springtail.durable._stream import EVENTS_STREAM, streaming
 from springtail.memory import ChatMemory
 from springtail.messages import ChatResponse
 
@@ -58,12 +60,15 @@ class TurnRequest:
         tool_context: Values for the tools' ``ToolContext``; they are stored,
             so they must pickle (no connections or handles).
         params: Advisor params for the request, stored likewise.
+        stream: Stream the turn: its events go to the workflow's DBOS stream
+            ``EVENTS_STREAM`` as they happen.
     """
 
     text: str
     conversation_id: str
     tool_context: Mapping[str, Any] = field(default_factory=dict)
     params: Mapping[str, Any] = field(default_factory=dict)
+    stream: bool = False
 
 
 def register(client: DurableClient) -> None:
@@ -108,5 +113,18 @@ async def turn_workflow(client_name: str, request: TurnRequest) -> ChatResponse:
         spec.tool_context(request.tool_context)
     if request.params:
         spec.advisor_params(request.params)
-    reply = await spec.acall()
-    return reply.chat_response()
+    if not request.stream:
+        reply = await spec.acall()
+        return reply.chat_response()
+    token = streaming.set({})
+    try:
+        answer = StreamAggregator()
+        async for response in spec.astream().chat_client_responses():
+            if response.event is None:
+                answer.add(response.chat_response)
+            elif isinstance(response.event, ToolCallStarted):
+                answer = StreamAggregator()  # the text so far belonged to a reply with tool calls
+    finally:
+        streaming.reset(token)
+    await DBOS.close_stream_async(EVENTS_STREAM)
+    return answer.response()
