@@ -27,10 +27,13 @@ from springtail import (
     MessageWindowChatMemory,
     SqliteChatMemoryRepository,
     TextDelta,
+    ToolApprovalRequested,
     ToolCallFinished,
     ToolCallingAdvisor,
     ToolCallingManager,
+    ToolCallStarted,
     ToolContext,
+    TurnPaused,
     defer_approval,
     tool,
 )
@@ -42,6 +45,7 @@ from springtail.durable import (
     TOOL_STEP,
     DurableChatClient,
     WaitingCall,
+    aapprove,
     approve,
     deny,
     turn_workflow_id,
@@ -394,3 +398,38 @@ async def test_a_reader_that_comes_back_reads_the_turns_events_from_its_offset(
     assert again == first
     assert later == first[2:]
     assert len(todos.runs) == 1
+
+
+async def test_a_streamed_approval_reports_the_events_of_the_paused_turn_path(
+    dbos: None, tmp_path: Path
+) -> None:
+    shop = Shop()
+    durable = _approval_client(tmp_path, shop)
+    handle = await durable.astart("Order milk", conversation_id="c1", turn=1, stream=True)
+    events: list[Any] = []
+    async for event in durable.aevents(handle.workflow_id):
+        events.append(event)
+        if isinstance(event, ToolApprovalRequested):
+            await aapprove(handle.workflow_id, event.id)
+
+    memory = MessageWindowChatMemory(SqliteChatMemoryRepository(tmp_path / "plain.sqlite"))
+    plain = ChatClient(
+        _approval_model(),
+        tools=[Shop()],
+        advisors=[
+            MessageChatMemoryAdvisor(memory),
+            ToolCallingAdvisor(ToolCallingManager(approver=defer_approval)),
+        ],
+    )
+    cid = "chat_memory_conversation_id"
+    first = plain.prompt("Order milk").advisor_param(cid, "p").astream()
+    paused = [e async for e in first.events()]
+    second = plain.prompt().advisor_param(cid, "p").approve("call-7").astream()
+    resumed = [e async for e in second.events()]
+
+    # The paused path ends its stream with TurnPaused, and the resumed turn's new
+    # stream announces the call again; the durable stream goes on instead.
+    assert isinstance(paused[-1], TurnPaused)
+    assert isinstance(resumed[0], ToolCallStarted)
+    assert _shape(events) == _shape(paused[:-1] + resumed[1:])
+    assert shop.orders == ["milk"]

@@ -19,7 +19,10 @@ from typing import Any, Final
 
 from dbos import DBOS, DBOSClient
 
+from springtail.client import ToolApprovalRequested
+from springtail.durable._stream import EVENTS_STREAM, streaming
 from springtail.execution import Approver, Defer, ToolCallDecision
+from springtail.execution._deferred import deadline_after
 from springtail.messages import ToolCall
 from springtail.tools import ToolDefinition
 
@@ -112,6 +115,11 @@ class DurableApprover:
         timeout = verdict.timeout if verdict.timeout is not None else self._timeout
         waiting = WaitingCall(call.id, call.name, call.arguments, timeout)
         await DBOS.set_event_async(APPROVAL_EVENT, waiting)
+        if streaming.get() is not None:  # as the paused-turn path reports a deferred call
+            requested = ToolApprovalRequested(
+                call.id, call.name, call.arguments, deadline_after(timeout)
+            )
+            await DBOS.write_stream_async(EVENTS_STREAM, requested)
         decision: Any = await DBOS.recv_async(
             approval_topic(call.id), timeout if timeout is not None else _FOREVER_S
         )
