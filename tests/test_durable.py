@@ -433,3 +433,26 @@ async def test_a_streamed_approval_reports_the_events_of_the_paused_turn_path(
     assert isinstance(resumed[0], ToolCallStarted)
     assert _shape(events) == _shape(paused[:-1] + resumed[1:])
     assert shop.orders == ["milk"]
+
+
+def test_turns_on_a_queue_run_under_its_limits(tmp_path: Path) -> None:
+    DBOS.destroy()
+    DBOS(config={"name": "springtail-test", "system_database_url": f"sqlite:///{tmp_path}/q.db"})
+    DBOS.reset_system_database()
+    DBOS.launch()
+    try:
+        queue = DBOS.register_queue(
+            "springtail-turns", global_concurrency=1, polling_interval_sec=0.05
+        )
+        model, todos = _script(), Todos()
+        client, _ = _client(tmp_path, model, todos)
+        durable = DurableChatClient(client, name="queued", queue=queue)
+
+        reply = durable.call("Add milk", conversation_id="c1", turn=1)
+
+        assert reply.text == "Milk is on the list."
+        assert DBOS.get_workflow_status("c1:1") is not None
+        assert DBOS.get_workflow_status("c1:1").queue_name == "springtail-turns"  # type: ignore[union-attr]
+        assert len(todos.runs) == 1
+    finally:
+        DBOS.destroy()

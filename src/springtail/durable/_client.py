@@ -47,9 +47,10 @@ class DurableChatClient:
         name: The name the turns find this client by. A process that
             recovers turns must have built a client of the same name, with the
             same model and tools, before ``DBOS.launch()``.
-        queue: Run turns on this DBOS queue (its concurrency and rate limits
-            then apply, across every process sharing the system database);
-            ``None`` starts each turn at once in the calling process.
+        queue: Run turns on this DBOS queue (from ``DBOS.register_queue``);
+            its concurrency and rate limits then hold across every process
+            sharing the system database. ``None`` starts each turn at once in
+            the calling process.
 
     Each model call is a step, and so is each tool call; a completed step is
     never run again after a crash, its recorded result is used. A model call
