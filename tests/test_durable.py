@@ -456,3 +456,26 @@ def test_turns_on_a_queue_run_under_its_limits(tmp_path: Path) -> None:
         assert len(todos.runs) == 1
     finally:
         DBOS.destroy()
+
+
+def test_the_guides_first_example_runs(tmp_path: Path) -> None:
+    import re
+    import subprocess
+    import sys
+
+    guide = (Path(__file__).parent.parent / "docs" / "durability.md").read_text(encoding="utf-8")
+    example = re.findall(r"```python\n(.*?)```", guide, flags=re.DOTALL)[0]
+    (tmp_path / "example.py").write_text(example, encoding="utf-8")
+    src = str(Path(__file__).parent.parent / "src")
+    done = subprocess.run(
+        [sys.executable, "example.py"],
+        cwd=tmp_path,
+        env={"PYTHONPATH": src, "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.splitlines() == ["idempotency key: c1:1:5", "Milk is on the list."]
