@@ -16,7 +16,8 @@ from springtail.tools._errors import ToolExecutionError
 __all__ = ["ApprovalGate", "Approver"]
 
 Approver: TypeAlias = Callable[
-    [ToolCall, ToolDefinition], "bool | Defer | Awaitable[bool] | Awaitable[bool | Defer]"
+    [ToolCall, ToolDefinition],
+    "bool | Defer | ToolCallDecision | Awaitable[bool | Defer | ToolCallDecision]",
 ]
 """Decides whether a tool marked ``requires_approval`` may run this call.
 
