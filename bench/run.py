@@ -4,8 +4,9 @@
 ``--only model`` the embedded model end to end and ``--only eval`` the
 tool-choice accuracy evaluation (minutes each); ``--only tool-search`` tool
 search at 113 tools on the scripted model (seconds) and ``--only
-tool-search-model`` on the embedded model (about half an hour on 2 cores).
-The default runs them all.
+tool-search-model`` on the embedded model (about half an hour on 2 cores);
+``--only durable`` a durable turn against a plain one on SQLite and
+PostgreSQL (seconds, once PostgreSQL started). The default runs them all.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ disable_telemetry()
 from bench import _scenarios as sc  # noqa: E402
 from bench._timing import Row, Runner, measure, render_plain, render_table, time_calls  # noqa: E402
 
-SECTIONS = ("overhead", "model", "eval", "tool-search", "tool-search-model")
+SECTIONS = ("overhead", "durable", "model", "eval", "tool-search", "tool-search-model")
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs" / "performance.md"
 
@@ -402,6 +403,8 @@ def main(argv: list[str] | None = None) -> int:
             )
         elif section == "tool-search":
             failed |= not _guarded(section, functools.partial(_search_section, args, out), out)
+        elif section == "durable":
+            failed |= not _guarded(section, functools.partial(_durable_section, args, out), out)
         elif section == "tool-search-model":
             failed |= not _guarded(
                 section, functools.partial(_search_model_section, models, args, out), out
@@ -461,6 +464,13 @@ def _search_section(args: argparse.Namespace, out: TextIO) -> None:
     from bench import tool_search
 
     for text in tool_search.scripted_tables(args.quick):
+        _emit(out, text)
+
+
+def _durable_section(args: argparse.Namespace, out: TextIO) -> None:
+    from bench import durable
+
+    for text in durable.tables(args.quick, postgres=True):
         _emit(out, text)
 
 

@@ -15,7 +15,7 @@ import springtail
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "docs" / "reference"
-PACKAGES = ["messages", "tools", "execution", "models", "memory", "client", "mcp"]
+PACKAGES = ["messages", "tools", "execution", "models", "memory", "client", "mcp", "durable"]
 
 
 def _public(package: str) -> list[str]:

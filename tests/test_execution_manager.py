@@ -1127,3 +1127,34 @@ async def test_the_approval_wait_is_not_part_of_the_calls_duration() -> None:
     assert approvals[0][:2] == ("call-0", True)
     assert approvals[0][2] >= 0.3
     assert ended[0] < 0.2
+
+
+async def test_an_approver_may_answer_with_a_persons_decision() -> None:
+    from springtail.execution import ToolCallDecision
+
+    def approver(call: ToolCall, definition: ToolDefinition) -> ToolCallDecision:
+        if call.arguments == '"yes"':
+            return ToolCallDecision.approve()
+        return ToolCallDecision.deny("not today")
+
+    tool = echo("refund", requires_approval=True)
+    result = await ToolCallingManager(approver=approver).aexecute_tool_calls(
+        prompt_with(tool), calls_response(("refund", '"yes"'), ("refund", '"no"'))
+    )
+    approved, denied = responses_of(result)
+    assert approved == ToolResponse("call-0", "refund", 'refund:"yes"')
+    assert denied.is_error
+    assert "(not today)" in denied.response_data
+    assert tool.inputs == ['"yes"']
+
+
+def test_settings_rebuild_a_manager_like_this_one() -> None:
+    manager = ToolCallingManager(max_concurrency=3, default_timeout=2.0, max_result_chars=99)
+    settings = manager.settings
+    settings["max_concurrency"] = 1
+    other = ToolCallingManager(**settings)
+
+    assert other.max_concurrency == 1
+    assert other.default_timeout == 2.0
+    assert manager.max_concurrency == 3  # a copy: changing it changed nothing
+    assert manager.settings["max_result_chars"] == 99

@@ -37,3 +37,15 @@ def test_empty_and_equality() -> None:
     assert ToolContext(None) == ToolContext({})
     assert ToolContext({"a": 1}) == {"a": 1}
     assert hash(ToolContext({"a": 1, "b": 2})) == hash(ToolContext({"b": 2, "a": 1}))
+
+
+def test_the_idempotency_key_travels_with_a_copy_and_is_none_by_default() -> None:
+    plain = ToolContext({"a": 1})
+    keyed = plain.with_idempotency_key("c1:1:5")
+
+    assert plain.idempotency_key is None
+    assert keyed.idempotency_key == "c1:1:5"
+    assert keyed == plain  # the key is not one of the values
+    assert ToolContext(keyed).idempotency_key == "c1:1:5"
+    assert dict(keyed) == {"a": 1}
+    assert "idempotency_key='c1:1:5'" in repr(keyed)

@@ -218,3 +218,20 @@ def test_definition_is_built_once_and_shared_by_instances() -> None:
     second = only(Tools())
     assert first.tool_definition is second.tool_definition
     assert first.tool_definition.input_schema is second.tool_definition.input_schema
+
+
+def test_idempotent_is_tool_metadata_and_off_by_default() -> None:
+    @tool
+    def plain(x: int) -> int:
+        """Plain."""
+        return x
+
+    @tool(idempotent=True)
+    def lookup(x: int) -> int:
+        """Looks up."""
+        return x
+
+    plain_cb, lookup_cb = tool_callbacks(plain, lookup)
+    assert plain_cb.tool_metadata.idempotent is False
+    assert lookup_cb.tool_metadata.idempotent is True
+    assert ToolMetadata(idempotent=True).idempotent is True

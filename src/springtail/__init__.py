@@ -46,6 +46,7 @@ if TYPE_CHECKING:
         TurnPaused as TurnPaused,
         estimated_tool_tokens as estimated_tool_tokens,
     )
+    from springtail.durable import DurableChatClient as DurableChatClient
     from springtail.execution import (
         DEFER as DEFER,
         ApprovalConflictError as ApprovalConflictError,
@@ -132,6 +133,7 @@ if TYPE_CHECKING:
     )
 
 _EXPORTS: dict[str, str] = {
+    "DurableChatClient": "springtail.durable",
     "HttpServer": "springtail.mcp",
     "McpClient": "springtail.mcp",
     "McpServerError": "springtail.mcp",
@@ -271,6 +273,7 @@ __all__ = [
     "Defer",
     "DelegatingToolCallbackResolver",
     "DuplicateToolNameError",
+    "DurableChatClient",
     "EntryPointToolCallbackResolver",
     "FunctionToolCallback",
     "Generation",

@@ -24,10 +24,31 @@ class ToolContext(Mapping[str, Any]):
     that tools running concurrently share it safely.
     """
 
-    __slots__ = ("_data",)
+    __slots__ = ("_data", "_idempotency_key")
 
-    def __init__(self, context: Mapping[str, Any] | None = None) -> None:
+    def __init__(
+        self, context: Mapping[str, Any] | None = None, *, idempotency_key: str | None = None
+    ) -> None:
         self._data: dict[str, Any] = dict(context) if context else {}
+        if idempotency_key is None and isinstance(context, ToolContext):
+            idempotency_key = context.idempotency_key
+        self._idempotency_key: str | None = idempotency_key
+
+    @property
+    def idempotency_key(self) -> str | None:
+        """A key that stays the same for this one call however often it is retried.
+
+        Set when the call runs as a step of a durable turn (``springtail.durable``):
+        the turn's workflow id plus the step's number. A tool that calls an
+        outside API passes it on (an ``Idempotency-Key`` header, a unique
+        column) so that a retried call changes nothing twice. ``None`` outside a
+        durable turn.
+        """
+        return self._idempotency_key
+
+    def with_idempotency_key(self, key: str | None) -> ToolContext:
+        """A copy of this context carrying ``key`` as its idempotency key."""
+        return ToolContext(self._data, idempotency_key=key)
 
     @property
     def context(self) -> dict[str, Any]:
@@ -44,6 +65,8 @@ class ToolContext(Mapping[str, Any]):
         return len(self._data)
 
     def __repr__(self) -> str:
+        if self._idempotency_key is not None:
+            return f"ToolContext({self._data!r}, idempotency_key={self._idempotency_key!r})"
         return f"ToolContext({self._data!r})"
 
     def __eq__(self, other: object) -> bool:
@@ -88,7 +111,11 @@ class ToolMetadata:
     hand-built callback can carry them too, not only ``@tool`` functions.
     ``is_async`` says how the manager runs the tool: ``True`` awaits
     ``acall`` on the event loop, ``False`` runs the blocking ``call`` on a
-    worker thread. ``@tool`` callbacks set it from the function. The
+    worker thread. ``@tool`` callbacks set it from the function.
+    ``idempotent`` says that running the tool twice with the same arguments
+    does no more than running it once: a durable turn
+    (``springtail.durable``) runs such a tool again when a crash interrupted
+    it, and answers any other interrupted tool with a notice instead. The
     manager reads these flags here and nowhere else.
     """
 
@@ -96,6 +123,7 @@ class ToolMetadata:
     timeout: float | None = None
     requires_approval: bool = False
     is_async: bool = True
+    idempotent: bool = False
 
     def __post_init__(self) -> None:
         if self.timeout is not None and not self.timeout > 0:

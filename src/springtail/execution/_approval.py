@@ -16,12 +16,15 @@ from springtail.tools._errors import ToolExecutionError
 __all__ = ["ApprovalGate", "Approver"]
 
 Approver: TypeAlias = Callable[
-    [ToolCall, ToolDefinition], "bool | Defer | Awaitable[bool] | Awaitable[bool | Defer]"
+    [ToolCall, ToolDefinition],
+    "bool | Defer | ToolCallDecision | Awaitable[bool | Defer | ToolCallDecision]",
 ]
 """Decides whether a tool marked ``requires_approval`` may run this call.
 
 It returns true (run it), false (deny it), or [`DEFER`][springtail.execution.DEFER]
-(a person decides later: the call waits and the turn pauses)."""
+(a person decides later: the call waits and the turn pauses). A
+``ToolCallDecision`` counts as the person's decision: approved, or denied with
+its message."""
 
 
 class ApprovalGate:
@@ -88,6 +91,11 @@ class ApprovalGate:
                 ) from exc
         if isinstance(verdict, Defer):
             return verdict
+        if isinstance(verdict, ToolCallDecision):
+            # A person's decision that came while the call waited (a durable turn).
+            if verdict.approved:
+                return None
+            raise ToolApprovalDeniedError(definition, call, reason=denial_reason(verdict))
         if not verdict:
             raise ToolApprovalDeniedError(definition, call, reason="the approver declined it")
         return None

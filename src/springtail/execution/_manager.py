@@ -139,6 +139,22 @@ class ToolCallingManager:
                 f"exception_processor must be callable as processor(error) -> str, "
                 f"got {exception_processor!r}"
             )
+        self._settings: dict[str, Any] = {
+            "resolver": resolver,
+            "exception_processor": exception_processor,
+            "listeners": tuple(listeners),
+            "include_content": include_content,
+            "max_concurrency": max_concurrency,
+            "default_timeout": default_timeout,
+            "approver": approver,
+            "max_calls_per_tool": max_calls_per_tool,
+            "max_total_tool_calls": max_total_tool_calls,
+            "on_limit_exceeded": on_limit_exceeded,
+            "max_result_chars": max_result_chars,
+            "tracer_provider": tracer_provider,
+            "resolve_unoffered_tools": resolve_unoffered_tools,
+            "approval_timeout": approval_timeout,
+        }
         self._resolver = resolver
         self._processor: ToolExecutionExceptionProcessor = (
             exception_processor
@@ -170,6 +186,16 @@ class ToolCallingManager:
         )
 
     # -- configuration, read-only ------------------------------------------
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        """The keyword arguments this manager was built with (a copy).
+
+        ``type(manager)(**{**manager.settings, "max_concurrency": 1})`` builds
+        a manager like this one with one setting changed; the durable turn
+        (``springtail.durable``) derives its own manager this way.
+        """
+        return dict(self._settings)
 
     @property
     def resolver(self) -> ToolCallbackResolver | None:

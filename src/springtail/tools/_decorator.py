@@ -128,6 +128,7 @@ def tool(
     result_converter: ToolCallResultConverter | None = None,
     timeout: float | None = None,
     requires_approval: bool = False,
+    idempotent: bool = False,
 ) -> Callable[[F], F]: ...
 
 
@@ -140,6 +141,7 @@ def tool(
     result_converter: ToolCallResultConverter | None = None,
     timeout: float | None = None,
     requires_approval: bool = False,
+    idempotent: bool = False,
 ) -> Any:
     """Declare a function, method, static method or ``async def`` as a tool.
 
@@ -158,6 +160,9 @@ def tool(
             [`DefaultToolCallResultConverter`][].
         timeout: Seconds one run may take; ``None`` uses the manager's default.
         requires_approval: Ask the manager's approver before each run.
+        idempotent: Running the tool twice with the same arguments does no
+            more than running it once; a durable turn may then retry a call
+            that a crash interrupted (see ``springtail.durable``).
     """
     if name is not None:
         check_tool_name(name)
@@ -171,6 +176,7 @@ def tool(
         return_direct=bool(return_direct),
         timeout=timeout,
         requires_approval=bool(requires_approval),
+        idempotent=bool(idempotent),
     )
 
     def decorate(target: Any, depth: int = 1) -> Any:
