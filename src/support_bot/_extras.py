@@ -18,7 +18,7 @@ from typing import Final
 __all__ = ["EXTRAS", "MissingExtraError", "extra_for", "require_extra"]
 
 EXTRAS: Final[dict[str, tuple[str, ...]]] = {
-    "serve": ("starlette", "sse_starlette", "uvicorn"),
+    "serve": ("starlette", "sse_starlette", "uvicorn", "dbos"),
     "mcp": ("mcp",),
     "postgres": ("psycopg", "psycopg_pool"),
     "search": ("bm25s",),  # PyStemmer, its other half, is used only when present

@@ -119,6 +119,8 @@ def create_app(
             loader.cancel()
             for task in list(state.tasks):
                 task.cancel()
+            if state.service is not None:
+                await asyncio.to_thread(state.service.close)
             executor.shutdown(wait=False, cancel_futures=True)
 
     routes = [
@@ -149,6 +151,7 @@ async def _load(state: _State) -> None:
             lambda: ChatService(model=model, store=state.store, config=state.config)
         )
         await asyncio.to_thread(service.warm_up)  # ready once the first turn will be quick
+        await asyncio.to_thread(service.launch)  # durable: finishes the turns a crash left
         state.service = service
         log.info("support-bot serve is ready (model %s)", state.model_label)
     except Exception as exc:

@@ -90,6 +90,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "before it counts as denied (default 3600)",
     )
     parser.add_argument(
+        "--durable",
+        action="store_true",
+        help="run each turn as a DBOS workflow: a turn survives a crash, and a serve that "
+        "starts finishes the turns of the one it replaces (system database dbos.sqlite in "
+        "the data folder, or the dbos schema of the PostgreSQL --database)",
+    )
+    parser.add_argument(
+        "--executor-id",
+        metavar="NAME",
+        help="this process's stable name among the serve processes sharing one database "
+        "(default $SUPPORT_BOT_EXECUTOR_ID, else machine:host:port); a serve recovers the "
+        "unfinished turns of its own name only",
+    )
+    parser.add_argument(
         "--rate-limit",
         type=int,
         default=120,
@@ -141,6 +155,16 @@ def run(args: argparse.Namespace) -> int:
         print(f"support-bot serve: {exc}", file=sys.stderr)
         return EXIT_USAGE
     store = open_store(args.database, args.data_dir)
+    if args.durable:
+        import dataclasses
+
+        from support_bot.serve._durable import DurableSettings, executor_id, system_database_url
+
+        url, postgres = system_database_url(args.database, store)
+        settings = DurableSettings(
+            url, executor_id(args.executor_id, config.host, config.port), postgres
+        )
+        config = dataclasses.replace(config, durable=settings)
     try:
         listener = _bind(config.host, config.port)
     except OSError as exc:

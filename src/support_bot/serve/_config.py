@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from springtail.mcp import HttpAccess
+from support_bot.serve._durable import DurableSettings
 
 __all__ = ["DEFAULT_APPROVAL_TIMEOUT_S", "TOKEN_ENV", "ServeConfig", "ServeConfigError"]
 
@@ -56,6 +57,9 @@ class ServeConfig:
         serial_model: Whether the model serves one turn at a time (the embedded
             model), so other turns queue and see their position.
         max_concurrent_turns: Turns running at once on this process for other models.
+        durable: Run each turn as a DBOS workflow on this system database, as
+            this executor (``support_bot.serve._durable.DurableSettings``);
+            ``None`` runs turns in this process's memory only.
 
     Raises:
         ServeConfigError: a setting is unsafe or out of range (one sentence).
@@ -77,6 +81,7 @@ class ServeConfig:
     max_queued_turns_per_client: int = 5
     serial_model: bool = False
     max_concurrent_turns: int = 256
+    durable: DurableSettings | None = None
     access: HttpAccess = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -47,6 +47,7 @@ from springtail import (
 from support_bot._store_base import BusinessStore, StoreError
 from support_bot.serve._approvals import decided_events, pending_json
 from support_bot.serve._config import ServeConfig
+from support_bot.serve._durable_turns import DurableTurns
 from support_bot.serve._gate import ModelGate
 from support_bot.serve._memory import TurnBufferedMemory
 from support_bot.steps._base import SYSTEM_PROMPT
@@ -137,9 +138,8 @@ class ChatService:
         self._config = config
         self._user_name = user_name
         self._repository = store.chat_memory_repository()
-        self.memory = TurnBufferedMemory(
-            MessageWindowChatMemory(repository=self._repository, max_messages=MEMORY_WINDOW)
-        )
+        window = MessageWindowChatMemory(repository=self._repository, max_messages=MEMORY_WINDOW)
+        self.memory = TurnBufferedMemory(window)
         manager = ToolCallingManager(
             exception_processor=DefaultToolExecutionExceptionProcessor(
                 always_throw=False, rethrow=(StoreError,)
@@ -152,6 +152,27 @@ class ChatService:
         self._client = final_client(model, tools=self._tools, memory=self.memory, manager=manager)
         self.gate = ModelGate(config.model_capacity)
         self._active: dict[str, ServeTurn] = {}
+        self._durable: DurableTurns | None = None
+        if config.durable is not None:
+            # A durable turn saves each message once, as a step, into the real memory:
+            # the turn goes on when its client leaves, so nothing is held back.
+            durable_client = final_client(model, tools=self._tools, memory=window, manager=manager)
+            self._durable = DurableTurns(durable_client, config)
+
+    @property
+    def durable(self) -> bool:
+        """Whether turns run as DBOS workflows (``--durable``)."""
+        return self._durable is not None
+
+    def launch(self) -> None:
+        """Launch DBOS, which finishes the unfinished turns of this executor (blocking)."""
+        if self._durable is not None:
+            self._durable.launch()
+
+    def close(self) -> None:
+        """Stop DBOS (blocking); turns still running are finished by the next launch."""
+        if self._durable is not None:
+            self._durable.close()
 
     def warm_up(self) -> None:
         """Evaluate the system prompt and the tool definitions once, before taking requests.
@@ -242,7 +263,10 @@ class ChatService:
         try:
             await self._run(turn)
         except asyncio.CancelledError:
-            log.info("turn of %s cancelled; nothing saved", turn.conversation_id)
+            if self._durable is not None:
+                log.info("client of %s left; the turn goes on", turn.conversation_id)
+            else:
+                log.info("turn of %s cancelled; nothing saved", turn.conversation_id)
             raise
         except ModelError as exc:
             turn.emit("error", message=f"The model failed: {exc} Nothing was saved.")
@@ -268,6 +292,10 @@ class ChatService:
             self._active.pop(turn.conversation_id, None)
 
     async def _run(self, turn: ServeTurn) -> None:
+        if self._durable is not None:
+            await self._durable.run(turn, self._store, self._user_name)
+            self.release(turn)
+            return
         cid = turn.conversation_id
         started = time.perf_counter()
         with self.memory.turn() as buffer:
