@@ -39,6 +39,10 @@ __all__ = [
 ]
 
 
+DURABLE_ENV = "SERVE_TESTS_DURABLE"
+"""Set (to anything) to run the in-thread serve tests on durable turns."""
+
+
 def free_port() -> int:
     """A TCP port free on loopback right now."""
     with socket.socket() as sock:
@@ -79,6 +83,15 @@ def serve_in_thread(
     only, so a test can watch a model that fails to load.
     """
     port = free_port()
+    if os.environ.get(DURABLE_ENV) and "durable" not in config and "://" not in store.location:
+        # The whole in-thread suite on durable turns, as support-bot serve --durable
+        # runs them: the system database beside the store, one executor name (the
+        # server that replaces a stopped one takes its turns over).
+        from springtail.durable import sqlite_system_database
+        from support_bot.serve._durable import DBOS_FILENAME, DurableSettings
+
+        folder = Path(store.location).parent
+        config["durable"] = DurableSettings(sqlite_system_database(folder / DBOS_FILENAME), "test")
     settings = ServeConfig(port=port, **config)
 
     def given() -> ChatModel:
@@ -98,6 +111,10 @@ def serve_in_thread(
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+        if settings.durable is not None:
+            from support_bot.serve._durable_turns import stop_dbos
+
+            stop_dbos()
 
 
 def wait_ready(

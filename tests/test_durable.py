@@ -349,7 +349,7 @@ def test_an_approval_that_never_comes_counts_as_denied(dbos: None, tmp_path: Pat
     answer = model.prompts[-1].messages[-1]
     assert isinstance(answer, ToolResponseMessage)
     assert answer.responses[0].is_error
-    assert "no decision came within 0.5 seconds" in answer.responses[0].response_data
+    assert "its approval expired at" in answer.responses[0].response_data
 
 
 def _shape(events: list[Any]) -> list[tuple[str, ...]]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import inspect
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Final
 
 from dbos import DBOS, DBOSClient
@@ -23,6 +24,7 @@ from springtail.client import ToolApprovalRequested
 from springtail.durable._stream import EVENTS_STREAM, streaming
 from springtail.execution import Approver, Defer, ToolCallDecision
 from springtail.execution._deferred import deadline_after
+from springtail.memory._paused import _when
 from springtail.messages import ToolCall
 from springtail.tools import ToolDefinition
 
@@ -63,12 +65,15 @@ class WaitingCall:
         arguments: The model's JSON arguments.
         timeout: Seconds the call waits before it counts as denied (``None``:
             until decided).
+        deadline: When the wait ends (UTC), as the stream's
+            ``ToolApprovalRequested`` says; ``None`` until decided.
     """
 
     id: str
     name: str
     arguments: str
     timeout: float | None
+    deadline: datetime | None = None
 
 
 class DurableApprover:
@@ -113,19 +118,19 @@ class DurableApprover:
         if not isinstance(verdict, Defer):
             return verdict
         timeout = verdict.timeout if verdict.timeout is not None else self._timeout
-        waiting = WaitingCall(call.id, call.name, call.arguments, timeout)
+        deadline = deadline_after(timeout)
+        waiting = WaitingCall(call.id, call.name, call.arguments, timeout, deadline)
         await DBOS.set_event_async(APPROVAL_EVENT, waiting)
         if streaming.get() is not None:  # as the paused-turn path reports a deferred call
-            requested = ToolApprovalRequested(
-                call.id, call.name, call.arguments, deadline_after(timeout)
-            )
+            requested = ToolApprovalRequested(call.id, call.name, call.arguments, deadline)
             await DBOS.write_stream_async(EVENTS_STREAM, requested)
         decision: Any = await DBOS.recv_async(
             approval_topic(call.id), timeout if timeout is not None else _FOREVER_S
         )
         await DBOS.set_event_async(APPROVAL_EVENT, None)
         if decision is None:
-            return ToolCallDecision(False, f"no decision came within {timeout:g} seconds")
+            # The paused-turn path's words for an expired approval: the model reads the same.
+            return ToolCallDecision(False, f"its approval expired at {_when(deadline)}")
         if isinstance(decision, ToolCallDecision):
             return decision
         return ToolCallDecision(bool(decision))

@@ -352,7 +352,7 @@ async def _read_conversation(request: Request) -> Response:
     return JSON(
         {
             **_conversation_json(conversation),
-            "running": service.running(conversation.id),
+            "running": await asyncio.to_thread(service.running, conversation.id),
             "messages": [_message_json(m) for m in messages],
             "pending": pending,
         }

@@ -193,7 +193,13 @@ def run(args: argparse.Namespace) -> int:
         flush=True,
     )
     server = uvicorn.Server(uvicorn_config(app, config))
-    server.run(sockets=[listener])
+    try:
+        server.run(sockets=[listener])
+    finally:
+        if config.durable is not None:
+            from support_bot.serve._durable_turns import stop_dbos
+
+            stop_dbos()  # after the loop ended: the next serve finishes its turns
     return 0
 
 

@@ -113,6 +113,8 @@ class ServeTurn:
     in_gate: bool = False
     resume: PausedTurn | None = None
     by_user: set[str] = field(default_factory=set)
+    workflow_id: str = ""
+    decisions: dict[str, bool] = field(default_factory=dict)
 
     def emit(self, event: str, /, **data: Any) -> None:
         """Publish an event to the client."""
@@ -170,7 +172,7 @@ class ChatService:
             self._durable.launch()
 
     def close(self) -> None:
-        """Stop DBOS (blocking); turns still running are finished by the next launch."""
+        """Stop running turns here; the process stops DBOS once the server's loop ended."""
         if self._durable is not None:
             self._durable.close()
 
@@ -238,11 +240,15 @@ class ChatService:
 
     def waiting(self, conversation_id: str) -> tuple[PendingApproval, ...]:
         """The calls the conversation waits for (blocking I/O: call it off the event loop)."""
+        if self._durable is not None:
+            return self._durable.waiting(conversation_id)
         paused = self.memory.paused_turn(conversation_id)
         return paused.waiting() if paused is not None else ()
 
     def pending(self, conversation_id: str) -> list[dict[str, Any]]:
         """The calls the conversation waits for, as JSON (blocking I/O)."""
+        if self._durable is not None:
+            return self._durable.pending(conversation_id)
         return pending_json(self.memory.paused_turn(conversation_id))
 
     def take(self, turn: ServeTurn, decisions: Mapping[str, bool]) -> None:
@@ -255,6 +261,9 @@ class ChatService:
             ApprovalConflictError: nothing waits, or a decision names a call that does not.
             ValueError: a call that waits has no decision.
         """
+        if self._durable is not None:
+            self._durable.decide(turn, decisions)
+            return
         turn.resume = self.memory.take_paused_turn(turn.conversation_id, decisions)
         turn.by_user = set(decisions)
 
@@ -387,8 +396,13 @@ class ChatService:
         self.memory.commit_paused(buffer)  # last: a turn that waits has all its messages
 
     def running(self, conversation_id: str) -> bool:
-        """Whether a turn of this conversation is running here."""
-        return conversation_id in self._active
+        """Whether a turn of this conversation is running here (durable: in any process).
+
+        Blocking I/O when durable (the system database is asked).
+        """
+        if conversation_id in self._active:
+            return True
+        return self._durable is not None and self._durable.running(conversation_id)
 
     @property
     def active_turns(self) -> Sequence[str]:
