@@ -20,7 +20,7 @@ import time
 import uuid
 from collections.abc import Mapping
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from springtail import (
     ApprovalConflictError,
@@ -38,9 +38,25 @@ if TYPE_CHECKING:
     from springtail.durable import DurableChatClient, WaitingCall
     from support_bot._store_base import BusinessStore
     from support_bot.serve._config import ServeConfig
-    from support_bot.serve._turns import ServeTurn
 
 __all__ = ["DurableTurns", "stop_dbos"]
+
+
+class ServeTurn(Protocol):
+    """What a durable turn reads and writes of serve's turn (``_turns.ServeTurn``).
+
+    A protocol rather than an import: ``_turns`` builds ``DurableTurns``, and
+    the modules of ``serve`` import no cycle, type hints included.
+    """
+
+    conversation_id: str
+    text: str
+    workflow_id: str
+    decisions: dict[str, bool]
+
+    def emit(self, event: str, /, **data: Any) -> None:
+        """Publish an event to the client."""
+
 
 log = logging.getLogger("support_bot.serve")
 
