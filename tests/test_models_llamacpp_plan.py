@@ -6,6 +6,7 @@ import pytest
 
 from springtail.messages import (
     AssistantMessage,
+    Message,
     ToolCall,
     ToolResponse,
     ToolResponseMessage,
@@ -142,11 +143,37 @@ def test_a_new_request_starts_a_new_turn_with_no_plan() -> None:
     assert state.next_variable() == "r1"
 
 
-def test_calls_without_names_are_numbered_in_order_turn_by_turn() -> None:
+def test_calls_without_names_are_numbered_in_order_across_the_conversation() -> None:
     foreign = AssistantMessage("", (ToolCall("x", "a", "{}"), ToolCall("y", "b", "{}")))
     later = AssistantMessage("", (ToolCall("z", "c", "{}"),))
-    named = variables([UserMessage("1"), foreign, later, UserMessage("2"), OPENED])
-    assert named == {"x": "r1", "y": "r2", "z": "r3", "a": "r1"}
+    third = AssistantMessage("", (ToolCall("w", "d", "{}"),))
+    named = variables([UserMessage("1"), foreign, later, UserMessage("2"), third, OPENED])
+    # A stored name is kept; a call without one takes the next name nobody used.
+    assert named == {"x": "r1", "y": "r2", "z": "r3", "w": "r4", "a": "r1"}
+
+
+def test_an_earlier_turn_s_result_is_a_variable_a_new_plan_may_pass() -> None:
+    quoted = AssistantMessage(
+        "", (ToolCall("q", "quote", "{}"),), {PLAN_KEY: ["r1 = quote()"], LINES_KEY: ["r1"]}
+    )
+    first: list[Message] = [
+        UserMessage("Quote it."),
+        quoted,
+        ToolResponseMessage((ToolResponse("q", "quote", "120.0"),)),
+        AssistantMessage("It costs 120."),
+    ]
+    state = PlanState.of([*first, UserMessage("Und in Euro?")])
+    assert state.results == {}  # this turn has run nothing
+    assert state.earlier["r1"].data == "120.0"
+    assert state.readable["r1"].data == "120.0"
+    assert state.next_variable() == "r2"  # numbering goes on, so r1 stays the quote
+    converts = AssistantMessage(
+        "",
+        (),
+        {PLAN_KEY: ['r2 = convert(amount=r1, to="EUR")'], LINES_KEY: []},
+    )
+    resumed = PlanState.of([*first, UserMessage("Und in Euro?"), converts])
+    assert [line.variable for line in resumed.ready()] == ["r2"]  # r1 answered a turn ago
 
 
 def test_a_text_built_from_results_needs_each_of_them() -> None:

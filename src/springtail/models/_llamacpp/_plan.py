@@ -102,7 +102,11 @@ class PlanLine:
     """``(name, value)`` in the order written; a value is JSON data, a ``Ref`` or a
     ``Template``."""
     comment: str = ""
-    """The step comment the model wrote above the line (``# Step 2: Get its weekday``), if any."""
+    """A comment above the line in a stored plan (``# Step 2: Get its weekday``), if any.
+
+    The planner writes none since issue 54; plans that releases before it
+    stored still carry them, and read back they render as they were written,
+    so a resumed conversation keeps its cached prefix."""
 
     @property
     def refs(self) -> frozenset[str]:

@@ -6,7 +6,6 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
 
 from springtail.messages import (
     AssistantMessage,
@@ -15,7 +14,7 @@ from springtail.messages import (
     ToolResponseMessage,
     UserMessage,
 )
-from springtail.models._llamacpp._plan import PlanLine, PlanState
+from springtail.models._llamacpp._plan import PlanState
 from springtail.models._llamacpp._values import Known, RequestValues, literals
 
 __all__ = ["TurnView", "canonical_arguments"]
@@ -33,8 +32,6 @@ class TurnView:
     request: str = ""
     calls: frozenset[tuple[str, str]] = frozenset()
     """``(name, canonical JSON arguments)`` of the calls made since the last user message."""
-    succeeded: frozenset[str] = frozenset()
-    """Tools that answered without an error since the last user message."""
     follow_up: bool = False
     """The request comes after an answer in the conversation."""
     context: str = ""
@@ -46,7 +43,7 @@ class TurnView:
 
     @cached_property
     def values(self) -> RequestValues:
-        """The values the request writes (numbers, ids, codes, quoted phrases, clauses)."""
+        """The values the request writes (numbers, ids, codes, quoted phrases)."""
         return RequestValues.of(self.request)
 
     @cached_property
@@ -64,28 +61,14 @@ class TurnView:
         """Whether tools have answered in this turn."""
         return bool(self.calls)
 
-    def called(self) -> set[str]:
-        """The tools called in this turn."""
-        return {name for name, _ in self.calls}
-
-    def taken(self, written: Sequence[PlanLine] = ()) -> set[str]:
-        """The tools this turn has called, planned (the open plan's lines) or just written."""
-        planned = self.plan.plan.lines if self.plan.plan is not None else ()
-        return self.called() | {line.tool for line in (*planned, *written)}
-
     def repeats(self, name: str, arguments: Mapping[str, object]) -> bool:
         """Whether a call with these arguments was already made in this turn."""
         return (name, canonical_arguments(arguments)) in self.calls
-
-    def call_arguments(self) -> list[tuple[str, dict[str, Any]]]:
-        """The calls made in this turn, arguments decoded."""
-        return [(name, json.loads(arguments)) for name, arguments in sorted(self.calls)]
 
     @classmethod
     def of(cls, messages: Sequence[Message]) -> TurnView:
         """The view of a prompt's messages."""
         calls: set[tuple[str, str]] = set()
-        succeeded: set[str] = set()
         request = ""
         follow_up = False
         in_turn = True
@@ -110,7 +93,6 @@ class TurnView:
                     break
                 continue
             if isinstance(message, ToolResponseMessage):
-                succeeded.update(r.name for r in message.responses if not r.is_error)
                 results[:0] = [r.response_data for r in message.responses if not r.is_error]
             elif isinstance(message, AssistantMessage):
                 for call in message.tool_calls:
@@ -122,7 +104,6 @@ class TurnView:
         return cls(
             request,
             frozenset(calls),
-            frozenset(succeeded),
             follow_up,
             "\n".join(texts),
             tuple(results),
